@@ -81,7 +81,9 @@ class Option:
             if value not in self.choices or isinstance(value, bool) != isinstance(
                 self.default, bool
             ):
-                raise BadRecord(f'option "{name}" must be one of {_show(self.choices)}, not {value!r}')
+                raise BadRecord(
+                    f'option "{name}" must be one of {_show(self.choices)}, not {value!r}'
+                )
             return value
         if not isinstance(value, int) or isinstance(value, bool):
             raise BadRecord(f'option "{name}" must be a whole number, not {value!r}')
@@ -141,7 +143,7 @@ class Game(ABC):
         cls = self.actions.get(act) if isinstance(act, str) else None
         if cls is None:
             raise BadRecord(
-                f'unknown act {act!r} for {self.name}, expected one of {_show(list(self.actions))}'
+                f"unknown act {act!r} for {self.name}, expected one of {_show(list(self.actions))}"
             )
         action = cls.from_json(obj)
         for field in ("seat",):

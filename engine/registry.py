@@ -48,7 +48,7 @@ def names() -> list[str]:
 def game_class(name: str) -> type[Game]:
     _load(name)
     if name not in _GAMES:
-        raise BadRecord(f'unknown game {name!r}, expected one of {", ".join(names())}')
+        raise BadRecord(f"unknown game {name!r}, expected one of {', '.join(names())}")
     return _GAMES[name]
 
 
