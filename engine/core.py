@@ -46,6 +46,8 @@ class Action:
     """
 
     act: ClassVar[str]
+    # A placement (writing on a sheet, say) can be taken back; a dice outcome never can.
+    undoable: ClassVar[bool] = False
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"act": self.act}
@@ -203,6 +205,10 @@ class State(ABC):
     @abstractmethod
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The state as JSON-ready data: everything (seat None), or only what `seat` may see."""
+
+    def public_view(self) -> dict[str, Any]:
+        """What every seat may see (the table screen): games with secrets override this."""
+        return self.view(None)
 
     @abstractmethod
     def is_over(self) -> bool: ...
