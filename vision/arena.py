@@ -1,0 +1,81 @@
+"""The Strike arena: the oval foam mat on the box's bottom, found as the one big elliptic region.
+
+The frame's colours are clustered on a small copy; each large cluster's biggest region, with the dice
+on it filled in, is fitted with an ellipse (leaving out points on the frame's border, where the mat
+may be cut off). The region that an ellipse fits best, and that is neither tiny nor the whole frame,
+is the arena.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.readings import Ellipse
+
+_SIDE = 240
+_CLUSTERS = 5
+MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
+
+
+def find_arena(bgr: np.ndarray) -> Ellipse | None:
+    """The arena's ellipse in frame pixels, or None when no region is convincingly oval."""
+    h, w = bgr.shape[:2]
+    k = _SIDE / max(h, w)
+    small = cv2.resize(bgr, (max(8, int(w * k)), max(8, int(h * k))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    cv2.setRNGSeed(4321)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    _, labels, _ = cv2.kmeans(lab, _CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    labels = labels.reshape(small.shape[:2])
+    best: tuple[float, Ellipse] | None = None
+    for c in range(_CLUSTERS):
+        region = (labels == c).astype(np.uint8) * 255
+        if region.mean() < 255 * 0.08:
+            continue
+        found = _fit(region)
+        if found and (best is None or found[0] > best[0]):
+            best = found
+    if best is None or best[0] < MIN_FIT:
+        return None
+    return best[1].scaled(1.0 / k)
+
+
+def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
+    h, w = region.shape
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c)
+    if not 0.08 * h * w < area < 0.92 * h * w:
+        return None
+    hull = cv2.convexHull(c)
+    pts = c.reshape(-1, 2)
+    inside = (pts[:, 0] > 1) & (pts[:, 1] > 1) & (pts[:, 0] < w - 2) & (pts[:, 1] < h - 2)
+    if inside.mean() < 0.6:
+        return None  # mostly the frame's border: a table, not an oval
+    fit_pts = hull.reshape(-1, 2)
+    keep = (
+        (fit_pts[:, 0] > 1)
+        & (fit_pts[:, 1] > 1)
+        & (fit_pts[:, 0] < w - 2)
+        & (fit_pts[:, 1] < h - 2)
+    )
+    dense = pts[inside]
+    if len(dense) < 20:
+        return None
+    (cx, cy), (d1, d2), angle = cv2.fitEllipse(dense.astype(np.float32).reshape(-1, 1, 2))
+    del keep
+    filled = np.zeros_like(region)
+    cv2.drawContours(filled, [hull], -1, 255, -1)
+    ell = np.zeros_like(region)
+    cv2.ellipse(ell, ((cx, cy), (d1, d2), angle), 255, -1)
+    inter = np.count_nonzero(filled & ell)
+    union = np.count_nonzero(filled | ell)
+    iou = inter / max(union, 1)
+    a, b, ang = (d1 / 2, d2 / 2, angle) if d1 >= d2 else (d2 / 2, d1 / 2, angle + 90.0)
+    return iou, Ellipse(float(cx), float(cy), float(a), float(b), float(ang % 180.0))

@@ -1,0 +1,211 @@
+"""Where the dice are: the blobs of a frame that are not table, each fitted with a rotated square.
+
+The table (foam, felt, card, wood, a printed tray, the box's bottom) is whatever colours cover the
+frame's border or most of its area: a few k-means clusters of the frame's Lab colours. A die is
+anything else, plus any closed outline the edge detector finds (a white die on white card differs
+from it only by its shadow and rounded edges). Touching dice are parted along the edges between
+them, then by splitting a blob too big for one die into as many parts as dice it can hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SIDE = 960  # longest side of the image the dice are looked for in
+_MODEL_SIDE = 200  # longest side of the image the table's colours are learned on
+_CLUSTERS = 6
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A blob that may be a die, in full-frame pixels: rotated box centre, sides and angle."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    angle: float
+    area: float  # pixels of the blob itself
+    touches_border: bool
+
+    @property
+    def side(self) -> float:
+        return (self.w + self.h) / 2.0
+
+    @property
+    def aspect(self) -> float:
+        return max(self.w, self.h) / max(min(self.w, self.h), 1.0)
+
+    @property
+    def rectangularity(self) -> float:
+        return self.area / max(self.w * self.h, 1.0)
+
+
+def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
+    """The factor from frame to working image: small enough to be fast, large enough for small dice."""
+    longest = max(shape[0], shape[1])
+    scale = min(1.0, WORK_SIDE / longest)
+    if die_size:
+        scale = min(1.0, max(scale, 26.0 / die_size))
+    return scale
+
+
+def table_mask(lab: np.ndarray) -> np.ndarray:
+    """255 where the working image shows the table, learned from the colours of a small copy."""
+    h, w = lab.shape[:2]
+    k = _MODEL_SIDE / max(h, w)
+    small = cv2.resize(lab, (max(1, int(w * k)), max(1, int(h * k))), interpolation=cv2.INTER_AREA)
+    pixels = small.reshape(-1, 3).astype(np.float32)
+    cv2.setRNGSeed(12345)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
+    _, labels, centres = cv2.kmeans(pixels, _CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    labels = labels.reshape(small.shape[:2])
+    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    border_share = np.bincount(border, minlength=_CLUSTERS) / border.size
+    share = np.bincount(labels.ravel(), minlength=_CLUSTERS) / labels.size
+    table = [c for c in range(_CLUSTERS) if border_share[c] >= 0.08 or share[c] >= 0.2]
+    spreads = [
+        max(float(np.sqrt(((pixels[labels.ravel() == c] - centres[c]) ** 2).sum(1).mean())), 3.0)
+        for c in table
+    ]
+    full = lab.reshape(-1, 3).astype(np.float32)
+    best = np.full(full.shape[0], np.inf, np.float32)
+    for c, s in zip(table, spreads, strict=True):
+        d = np.sqrt(((full - centres[c]) ** 2).sum(1)) / (s + 4.0)
+        np.minimum(best, d, out=best)
+    return ((best < 2.2).reshape(h, w) * 255).astype(np.uint8)
+
+
+def find_candidates(bgr: np.ndarray, die_size: float | None = None) -> list[Candidate]:
+    """Rotated boxes of every blob that may be a die, in full-frame pixels."""
+    scale = work_scale(bgr.shape, die_size)
+    work = (
+        bgr
+        if scale == 1.0
+        else cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    )
+    work = cv2.GaussianBlur(work, (3, 3), 0)
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    fg = cv2.bitwise_not(table_mask(lab))
+    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(gray, 40, 110)
+    fg = cv2.bitwise_or(fg, _closed_outlines(edges))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    min_area = max(30.0, (die_size * scale * 0.45) ** 2 if die_size else 30.0)
+    blobs = _filled_blobs(fg, min_area)
+    side = die_size * scale if die_size else _typical_side(blobs)
+    out: list[Candidate] = []
+    for contour in blobs:
+        for part in _part(contour, side, edges):
+            out.append(_candidate(part, scale, fg.shape))
+    return out
+
+
+def _part(contour: np.ndarray, side: float | None, edges: np.ndarray) -> list[np.ndarray]:
+    """A blob too big for one die parted along the edges inside it, then by k-means if need be."""
+    if side is None or cv2.contourArea(contour) < 1.6 * side * side:
+        return [contour]
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [contour - [x, y]], -1, 255, -1)
+    cut = cv2.dilate(edges[y : y + h, x : x + w], np.ones((2, 2), np.uint8))
+    m = cv2.bitwise_and(m, cv2.bitwise_not(cut))
+    pieces = _filled_blobs(m, (side * 0.5) ** 2)
+    out = []
+    for p in pieces:
+        p = _regrow(p, 1)
+        out.extend(_split(p, side))
+    return [p + [x, y] for p in out]
+
+
+def _regrow(contour: np.ndarray, pixels: int) -> np.ndarray:
+    """Give back the edge pixels the parting took, so a parted die keeps its size."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = pixels + 2
+    m = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
+    cv2.drawContours(m, [contour - [x - pad, y - pad]], -1, 255, -1)
+    m = cv2.dilate(m, np.ones((2 * pixels + 1, 2 * pixels + 1), np.uint8))
+    cs, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return max(cs, key=cv2.contourArea) + [x - pad, y - pad]
+
+
+def _closed_outlines(edges: np.ndarray) -> np.ndarray:
+    """Filled insides of closed edge loops: dice whose colour the table shares."""
+    closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(edges)
+    keep = [c for c in contours if cv2.contourArea(c) > 80 and _squareish(c)]
+    cv2.drawContours(out, keep, -1, 255, -1)
+    return out
+
+
+def _squareish(contour: np.ndarray) -> bool:
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    if min(w, h) < 4:
+        return False
+    return max(w, h) / min(w, h) < 1.6 and cv2.contourArea(contour) / (w * h) > 0.6
+
+
+def _filled_blobs(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return [c for c in contours if cv2.contourArea(c) >= min_area]
+
+
+def _typical_side(blobs: list[np.ndarray]) -> float | None:
+    """The side of a lone die: the median of the blobs that look like one square."""
+    sides = []
+    for c in blobs:
+        (_, _), (w, h), _ = cv2.minAreaRect(c)
+        if min(w, h) >= 6 and max(w, h) / min(w, h) < 1.25 and cv2.contourArea(c) / (w * h) > 0.75:
+            sides.append((w + h) / 2)
+    if not sides:
+        return None
+    sides.sort()
+    upper = sides[len(sides) // 2 :]  # pips and specks are small: trust the larger half
+    return float(np.median(upper))
+
+
+def _split(contour: np.ndarray, side: float | None) -> list[np.ndarray]:
+    """A blob holding n dice, cut into n parts by k-means on its pixels' positions."""
+    area = cv2.contourArea(contour)
+    if side is None or area < 1.7 * side * side:
+        return [contour]
+    n = int(round(area / (side * side)))
+    if n < 2 or n > 40:
+        return [contour]
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [contour - [x, y]], -1, 255, -1)
+    ys, xs = np.nonzero(m)
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    cv2.setRNGSeed(7)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.5)
+    _, labels, _ = cv2.kmeans(pts, n, None, criteria, 2, cv2.KMEANS_PP_CENTERS)
+    parts = []
+    for k in range(n):
+        sel = labels.ravel() == k
+        pm = np.zeros((h, w), np.uint8)
+        pm[ys[sel], xs[sel]] = 255
+        cs, _ = cv2.findContours(pm, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        if cs:
+            parts.append(max(cs, key=cv2.contourArea) + [x, y])
+    return parts
+
+
+def _candidate(contour: np.ndarray, scale: float, shape: tuple[int, ...]) -> Candidate:
+    (x, y), (w, h), angle = cv2.minAreaRect(contour)
+    bx, by, bw, bh = cv2.boundingRect(contour)
+    border = bx <= 1 or by <= 1 or bx + bw >= shape[1] - 1 or by + bh >= shape[0] - 1
+    area = cv2.contourArea(contour)
+    return Candidate(
+        x=(x + 0.5) / scale - 0.5,
+        y=(y + 0.5) / scale - 0.5,
+        w=w / scale,
+        h=h / scale,
+        angle=float(angle),
+        area=area / scale / scale,
+        touches_border=bool(border),
+    )

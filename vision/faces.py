@@ -1,0 +1,173 @@
+"""Which face a die shows, from the marks on its upright top-face patch, with a confidence.
+
+Each possible face gets a score in 0..1 from soft conditions on the marks (how many blobs, their
+shape, their layout); the answer is the best face, and the confidence is that score times its margin
+over the runner-up. Soft conditions instead of hard thresholds make the confidence fall gradually
+as a die gets smaller, blurrier or glossier, which is what lets the table ask the players instead
+of guessing. The thresholds were set on synthetic renders (vision/synth) and are listed in
+docs/vision.md.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.marks import PATCH, Blob, Marks
+
+
+def _soft(value: float, threshold: float, width: float) -> float:
+    """~1 well above threshold, ~0 well below, 0.5 at it (a logistic of the given width)."""
+    z = (value - threshold) / max(width, 1e-9)
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+def _below(value: float, threshold: float, width: float) -> float:
+    return 1.0 - _soft(value, threshold, width)
+
+
+# ---------------------------------------------------------------- pips
+
+
+def _pip_likeness(b: Blob) -> float:
+    return (
+        _soft(b.solidity, 0.78, 0.05)
+        * _below(b.elongation, 1.7, 0.15)
+        * _below(b.holes, 0.5, 0.1)
+        * _soft(b.fill, 0.8, 0.05)
+    )
+
+
+_UNIT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _layouts(n: int) -> list[np.ndarray]:
+    """The standard layout of n pips, in each orientation a die's 90-degree turns give it."""
+    base = np.array(_UNIT[n], float)
+    rot = base[:, ::-1] * np.array([1, -1])
+    return [base, rot]
+
+
+def _layout_fit(points: np.ndarray) -> float:
+    """How well pip centres match the standard layout of their count: 1 perfect, 0 not at all."""
+    n = len(points)
+    if n == 1:
+        off = np.hypot(*(points[0] - PATCH / 2)) / PATCH
+        return _below(off, 0.18, 0.04)
+    centred = points - points.mean(axis=0)
+    best = 0.0
+    for layout in _layouts(n):
+        lay = layout - layout.mean(axis=0)
+        # match each layout point to the nearest pip after fitting the spacing
+        spread = np.sqrt((centred**2).sum() / max((lay**2).sum(), 1e-9))
+        err = 0.0
+        for p in lay * spread:
+            err = max(err, float(np.min(np.hypot(*(centred - p).T))))
+        spacing = spread
+        used = len({int(np.argmin(np.hypot(*(centred - p).T))) for p in lay * spread})
+        if used < n or spacing < PATCH * 0.12 or spacing > PATCH * 0.42:
+            continue
+        best = max(best, _below(err / spacing, 0.28, 0.06))
+    return best
+
+
+def _pip_scores(blobs: tuple[Blob, ...], marks: Marks) -> dict[int, float]:
+    """Score for each pip count 1..6 from blobs that look like pips."""
+    if not blobs:
+        return {}
+    likeness = [_pip_likeness(b) for b in blobs]
+    all_pips = float(np.prod(likeness))
+    n = len(blobs)
+    if n > 6:
+        return {}
+    areas = np.array([b.area for b in blobs])
+    uniform = _below(areas.max() / max(areas.min(), 1.0), 2.2, 0.3) if n > 1 else 1.0
+    size_ok = _soft(areas.mean() / PATCH**2, 0.006, 0.002) * _below(
+        areas.mean() / PATCH**2, 0.09, 0.015
+    )
+    pts = np.array([(b.x, b.y) for b in blobs])
+    layout = _layout_fit(pts)
+    contrast = _soft(marks.contrast, 30.0, 6.0)
+    return {n: all_pips * uniform * size_ok * layout * contrast}
+
+
+# ---------------------------------------------------------------- the Strike cross
+
+
+def _cross_score(b: Blob) -> float:
+    """An X (or +): one blob without holes, far from convex, not elongated, large."""
+    return (
+        _below(b.solidity, 0.62, 0.06)
+        * _below(b.elongation, 1.6, 0.2)
+        * _below(b.holes, 0.5, 0.1)
+        * _soft(b.area / PATCH**2, 0.03, 0.008)
+    )
+
+
+# ---------------------------------------------------------------- Détrak symbols
+
+
+def _detrak_scores(blobs: tuple[Blob, ...]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    big = [b for b in blobs if b.area > PATCH * PATCH * 0.012]
+    if len(big) == 3:
+        angles = [b.angle for b in big]
+        spread = max(_angle_gap(a, angles[0]) for a in angles)
+        out["bars"] = float(
+            np.prod([_soft(b.elongation, 2.6, 0.4) for b in big]) * _below(spread, 20.0, 5.0)
+        )
+    if len(big) == 1:
+        b = big[0]
+        holed = _soft(b.holes, 0.5, 0.1)
+        solid = 1.0 - holed
+        out["slash"] = solid * _soft(b.elongation, 3.0, 0.4) * _soft(b.solidity, 0.7, 0.07)
+        out["cross"] = solid * _cross_score(b)
+        out["circle"] = holed * _soft(b.circularity, 0.8, 0.04) * _below(b.vertices, 3.5, 0.3)
+        out["triangle"] = (
+            holed * _below(b.circularity, 0.75, 0.04) * _below(abs(b.vertices - 3), 0.5, 0.15)
+        )
+        out["hash"] = holed * _below(b.solidity, 0.8, 0.05) * _below(b.circularity, 0.6, 0.06)
+    return out
+
+
+def _angle_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 180.0
+    return min(d, 180.0 - d)
+
+
+# ---------------------------------------------------------------- decision
+
+
+def face_scores(kind: str, marks: Marks) -> dict:
+    """Every face this kind can show, with its score (missing faces score 0)."""
+    blobs = marks.blobs
+    if kind == "detrak":
+        return _detrak_scores(blobs)
+    scores: dict = dict(_pip_scores(blobs, marks))
+    if kind == "strike":
+        scores.pop(1, None)
+        if len(blobs) == 1:
+            scores["X"] = _cross_score(blobs[0]) * _soft(marks.contrast, 30.0, 6.0)
+    return scores
+
+
+def read_face(kind: str, marks: Marks) -> tuple[int | str | None, float]:
+    """The face and how sure the reader is of it; None when no face scores above zero."""
+    scores = face_scores(kind, marks)
+    if not scores:
+        return None, 0.0
+    ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+    face, best = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0.0
+    confidence = best * (1.0 - second)
+    if best < 0.05:
+        return None, confidence
+    return face, float(confidence)
