@@ -1,0 +1,51 @@
+"""Strike: a settled reading of the arena becomes the `start` or `throw` action, or a question.
+
+The camera reports every die it sees; the engine's arena is what the record says is there. A reading
+whose arena equals the engine's is no throw (the player gathered the dice, or took a pair out), so it
+is ignored; anything else while a throw is expected is the throw's outcome.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.core import BadRecord, IllegalAction, State
+from kiosk.controllers.decision import Decision, check, doubts, ignore, reroll, submit
+
+
+def _arena_dice(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [d for d in dice if d.get("in_arena", True)]
+
+
+def _same_arena(faces: list[Any], state: State) -> bool:
+    return Counter(faces) == Counter(state.view()["arena"])
+
+
+def decide(state: State, dice: list[dict[str, Any]]) -> Decision:
+    """The decision for one settled reading (contract-2 dice dicts) in this Strike state."""
+    inside = _arena_dice(dice)
+    faces = [d.get("face") for d in inside]
+    request = state.dice()
+    if request is None:
+        return ignore("not_expected", dice)
+    if any(d.get("cocked") for d in inside):
+        return reroll(dice)
+    if request.act == "throw" and _same_arena(faces, state):
+        return ignore("no_change", dice)
+    if request.act == "start":
+        line: dict[str, Any] = {"act": "start", "arena": faces}
+        room = 1
+    else:
+        line = {"act": "throw", "seat": request.seat, "arena": faces}
+        room = len(state.view()["arena"]) + request.count
+    reasons = doubts(inside)
+    if len(inside) > room or (request.act == "start" and len(inside) != 1):
+        reasons.append("count_impossible")
+    if reasons:
+        return check(line, reasons, dice)
+    try:
+        state.apply(state.game.parse_action(line))
+    except (BadRecord, IllegalAction):
+        return check(line, ["count_impossible"], dice)
+    return submit(line, dice)

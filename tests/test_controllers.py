@@ -1,0 +1,99 @@
+"""Table controllers: a settled reading becomes an action only when sure; every doubt goes to the players."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.record import replay
+from kiosk.controllers import decide
+
+
+def _die(face, in_arena=True, confidence=0.99, cocked=False):
+    return {"face": face, "x": 0.0, "y": 0.0, "size": 30.0, "in_arena": in_arena,
+            "cocked": cocked, "confidence": confidence}  # fmt: skip
+
+
+def _state(*lines: str, game="strike", players=2):
+    names = ", ".join(f'"p{i}"' for i in range(players))
+    header = f'{{"game": "{game}", "players": [{names}]}}'
+    return replay("\n".join([header, *lines])).state
+
+
+STRIKE_MID = ('{"act": "start", "arena": [3]}', '{"act": "throw", "seat": 0, "arena": [3, 5]}')
+
+
+def test_strike_start_die_is_submitted():
+    decision = decide(_state(), [_die(4)])
+    assert decision.kind == "submit"
+    assert decision.line == {"act": "start", "arena": [4]}
+
+
+def test_strike_throw_carries_every_face_in_the_arena_and_ignores_dice_outside():
+    state = _state(*STRIKE_MID)
+    decision = decide(state, [_die(3), _die(5), _die("X"), _die(6, in_arena=False)])
+    assert decision.kind == "submit"
+    assert decision.line == {"act": "throw", "seat": 0, "arena": [3, 5, "X"]}
+
+
+def test_strike_gathering_without_a_throw_is_no_throw():
+    decision = decide(_state(*STRIKE_MID), [_die(5), _die(3)])
+    assert decision.kind == "ignore" and decision.reasons == ("no_change",)
+
+
+def test_strike_more_dice_than_can_be_goes_to_check():
+    decision = decide(_state(*STRIKE_MID), [_die(2), _die(3), _die(4), _die(6)])
+    assert decision.kind == "check"
+    assert "count_impossible" in decision.reasons
+    assert decision.line["arena"] == [2, 3, 4, 6]
+
+
+def test_strike_low_confidence_goes_to_check_not_the_record():
+    decision = decide(_state(*STRIKE_MID), [_die(3), _die(5), _die(6, confidence=0.6)])
+    assert decision.kind == "check" and decision.reasons == ("low_confidence",)
+
+
+def test_strike_cocked_die_asks_for_a_reroll():
+    decision = decide(_state(*STRIKE_MID), [_die(3), _die(None, cocked=True), _die(6)])
+    assert decision.kind == "reroll"
+
+
+def test_strike_start_on_the_cross_is_checked():
+    decision = decide(_state(), [_die("X")])
+    assert decision.kind == "check"
+
+
+def test_strike_dice_moving_after_the_game_are_ignored():
+    over = _state(
+        '{"act": "start", "arena": [4]}',
+        '{"act": "throw", "seat": 0, "arena": [4, 4]}',
+        '{"act": "throw", "seat": 1, "arena": [2, 3, 4, 5, 6]}',
+    )
+    assert over.is_over()
+    decision = decide(over, [_die(2)])
+    assert decision.kind == "ignore" and decision.reasons == ("not_expected",)
+
+
+@pytest.mark.parametrize("game, faces", [("knister", [3, 5]), ("detrak", ["hash", "circle"])])
+def test_pair_games_exactly_two_dice(game, faces):
+    lines = []
+    if game == "detrak":
+        lines = [
+            '{"act": "choose", "seat": 0, "symbol": "hash"}',
+            '{"act": "choose", "seat": 1, "symbol": "cross"}',
+        ]
+    state = _state(*lines, game=game)
+    assert decide(state, [_die(f) for f in faces]).line == {"act": "roll", "dice": faces}
+    three = decide(state, [_die(f) for f in [*faces, faces[0]]])
+    assert three.kind == "check" and "wrong_dice_count" in three.reasons
+    one = decide(state, [_die(faces[0])])
+    assert one.kind == "check" and one.line is None
+
+
+def test_knister_roll_not_expected_while_seats_write():
+    state = _state('{"act": "roll", "dice": [3, 4]}', game="knister")
+    assert decide(state, [_die(1), _die(2)]).reasons == ("not_expected",)
+
+
+def test_phone_games_ignore_dice():
+    state = _state(game="joust")
+    assert decide(state, [_die(1), _die(2)]).kind == "ignore"
