@@ -12,25 +12,31 @@ import cv2
 import numpy as np
 
 from vision.readings import Ellipse
+from vision.table import TableModel, learn
 
-_SIDE = 240
-_CLUSTERS = 5
+_SIDE = 160
 MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
 
 
-def find_arena(bgr: np.ndarray) -> Ellipse | None:
-    """The arena's ellipse in frame pixels, or None when no region is convincingly oval."""
-    h, w = bgr.shape[:2]
-    k = _SIDE / max(h, w)
-    small = cv2.resize(bgr, (max(8, int(w * k)), max(8, int(h * k))), interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (5, 5), 0)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-    cv2.setRNGSeed(4321)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
-    _, labels, _ = cv2.kmeans(lab, _CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    labels = labels.reshape(small.shape[:2])
+def find_arena(
+    bgr: np.ndarray, model: TableModel | None = None, scale: float = 1.0
+) -> Ellipse | None:
+    """The arena's ellipse in frame pixels, or None when no region is convincingly oval.
+
+    model: the frame's table colours if already learned (vision/table.py), its labels being the
+    frame shrunk by `scale`; otherwise they are learned here.
+    """
+    if model is None:
+        h, w = bgr.shape[:2]
+        scale = _SIDE / max(h, w)
+        small = cv2.resize(
+            bgr, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA
+        )
+        small = cv2.GaussianBlur(small, (3, 3), 0)
+        model = learn(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    labels = model.labels
     best: tuple[float, Ellipse] | None = None
-    for c in range(_CLUSTERS):
+    for c in range(len(model.centres)):
         region = (labels == c).astype(np.uint8) * 255
         if region.mean() < 255 * 0.08:
             continue
@@ -39,13 +45,13 @@ def find_arena(bgr: np.ndarray) -> Ellipse | None:
             best = found
     if best is None or best[0] < MIN_FIT:
         return None
-    return best[1].scaled(1.0 / k)
+    return best[1].scaled(1.0 / scale)
 
 
 def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
     h, w = region.shape
-    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
-    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None

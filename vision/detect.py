@@ -14,9 +14,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-WORK_SIDE = 960  # longest side of the image the dice are looked for in
-_MODEL_SIDE = 200  # longest side of the image the table's colours are learned on
-_CLUSTERS = 6
+from vision.table import TableModel, learn
+
+WORK_SIDE = 640  # longest side of the image the dice are first looked for in
+MIN_WORK_DIE = 16.0  # dice smaller than this in the working image: look again at a finer scale
+MAX_DIE = 220.0  # the largest die side looked for, frame pixels (the issue says 150)
+MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
 
 @dataclass(frozen=True)
@@ -44,64 +47,75 @@ class Candidate:
         return self.area / max(self.w * self.h, 1.0)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A frame made ready for looking: shrunk, smoothed, in Lab, with its table's colours."""
+
+    work: np.ndarray  # BGR, smoothed
+    lab: np.ndarray
+    scale: float  # working pixels per frame pixel
+    model: TableModel
+
+    @property
+    def model_scale(self) -> float:
+        return self.scale * self.model.labels.shape[1] / self.work.shape[1]
+
+
 def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
     """The factor from frame to working image: small enough to be fast, large enough for small dice."""
     longest = max(shape[0], shape[1])
     scale = min(1.0, WORK_SIDE / longest)
     if die_size:
-        scale = min(1.0, max(scale, 26.0 / die_size))
+        scale = min(1.0, max(scale, MIN_WORK_DIE * 1.4 / die_size))
     return scale
 
 
-def table_mask(lab: np.ndarray) -> np.ndarray:
-    """255 where the working image shows the table, learned from the colours of a small copy."""
-    h, w = lab.shape[:2]
-    k = _MODEL_SIDE / max(h, w)
-    small = cv2.resize(lab, (max(1, int(w * k)), max(1, int(h * k))), interpolation=cv2.INTER_AREA)
-    pixels = small.reshape(-1, 3).astype(np.float32)
-    cv2.setRNGSeed(12345)
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
-    _, labels, centres = cv2.kmeans(pixels, _CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    labels = labels.reshape(small.shape[:2])
-    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
-    border_share = np.bincount(border, minlength=_CLUSTERS) / border.size
-    share = np.bincount(labels.ravel(), minlength=_CLUSTERS) / labels.size
-    table = [c for c in range(_CLUSTERS) if border_share[c] >= 0.08 or share[c] >= 0.2]
-    spreads = [
-        max(float(np.sqrt(((pixels[labels.ravel() == c] - centres[c]) ** 2).sum(1).mean())), 3.0)
-        for c in table
-    ]
-    full = lab.reshape(-1, 3).astype(np.float32)
-    best = np.full(full.shape[0], np.inf, np.float32)
-    for c, s in zip(table, spreads, strict=True):
-        d = np.sqrt(((full - centres[c]) ** 2).sum(1)) / (s + 4.0)
-        np.minimum(best, d, out=best)
-    return ((best < 2.2).reshape(h, w) * 255).astype(np.uint8)
-
-
-def find_candidates(bgr: np.ndarray, die_size: float | None = None) -> list[Candidate]:
-    """Rotated boxes of every blob that may be a die, in full-frame pixels."""
-    scale = work_scale(bgr.shape, die_size)
-    work = (
-        bgr
-        if scale == 1.0
-        else cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    )
+def prepare(bgr: np.ndarray, scale: float) -> Prepared:
+    if scale == 1.0:
+        work = bgr
+    else:
+        w, h = round(bgr.shape[1] * scale), round(bgr.shape[0] * scale)
+        work = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA)
     work = cv2.GaussianBlur(work, (3, 3), 0)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    fg = cv2.bitwise_not(table_mask(lab))
-    gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+    h, w = lab.shape[:2]
+    small = cv2.resize(
+        lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
+    )
+    return Prepared(work, lab, scale, learn(small))
+
+
+def find_candidates(
+    bgr: np.ndarray, die_size: float | None = None, prepared: Prepared | None = None
+) -> tuple[list[Candidate], Prepared]:
+    """Rotated boxes of every blob that may be a die (full-frame pixels), and the prepared frame.
+
+    Looks once at a coarse scale; when the dice turn out small there, looks again at a finer one.
+    """
+    prep = prepared or prepare(bgr, work_scale(bgr.shape, die_size))
+    found, side = _look(prep, die_size)
+    if side and side < MIN_WORK_DIE and prep.scale < 1.0 and not die_size:
+        finer = min(1.0, prep.scale * MIN_WORK_DIE * 1.4 / side)
+        prep = prepare(bgr, finer)
+        found, _ = _look(prep, None)
+    return found, prep
+
+
+def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], float | None]:
+    scale = prep.scale
+    fg = cv2.bitwise_not(prep.model.mask(prep.lab))
+    gray = cv2.cvtColor(prep.work, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(gray, 40, 110)
-    fg = cv2.bitwise_or(fg, _closed_outlines(edges))
+    fg = cv2.bitwise_or(fg, _closed_outlines(edges, (MAX_DIE * scale) ** 2))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    min_area = max(30.0, (die_size * scale * 0.45) ** 2 if die_size else 30.0)
+    min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
     blobs = _filled_blobs(fg, min_area)
     side = die_size * scale if die_size else _typical_side(blobs)
     out: list[Candidate] = []
     for contour in blobs:
         for part in _part(contour, side, edges):
             out.append(_candidate(part, scale, fg.shape))
-    return out
+    return out, side
 
 
 def _part(contour: np.ndarray, side: float | None, edges: np.ndarray) -> list[np.ndarray]:
@@ -132,12 +146,12 @@ def _regrow(contour: np.ndarray, pixels: int) -> np.ndarray:
     return max(cs, key=cv2.contourArea) + [x - pad, y - pad]
 
 
-def _closed_outlines(edges: np.ndarray) -> np.ndarray:
+def _closed_outlines(edges: np.ndarray, max_area: float) -> np.ndarray:
     """Filled insides of closed edge loops: dice whose colour the table shares."""
     closed = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     out = np.zeros_like(edges)
-    keep = [c for c in contours if cv2.contourArea(c) > 80 and _squareish(c)]
+    keep = [c for c in contours if 40 < cv2.contourArea(c) < max_area and _squareish(c)]
     cv2.drawContours(out, keep, -1, 255, -1)
     return out
 
@@ -146,7 +160,7 @@ def _squareish(contour: np.ndarray) -> bool:
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
     if min(w, h) < 4:
         return False
-    return max(w, h) / min(w, h) < 1.6 and cv2.contourArea(contour) / (w * h) > 0.6
+    return max(w, h) / min(w, h) < 1.5 and cv2.contourArea(contour) / (w * h) > 0.84
 
 
 def _filled_blobs(mask: np.ndarray, min_area: float) -> list[np.ndarray]:

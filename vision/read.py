@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.arena import find_arena
 from vision.calibration import Calibration
-from vision.detect import Candidate, find_candidates
+from vision.detect import Candidate, Prepared, find_candidates
 from vision.faces import read_face
 from vision.marks import PATCH, find_marks
 from vision.readings import Die, Ellipse, Readings, check_kind
@@ -37,9 +37,9 @@ def read(
     frame = _as_bgr(image)
     h, w = frame.shape[:2]
     cal = calibration.for_frame(w, h) if calibration else None
-    ellipse = _arena(frame, arena, cal)
     die_size = cal.die_size if cal else None
-    candidates = find_candidates(frame, die_size)
+    candidates, prep = find_candidates(frame, die_size)
+    ellipse = _arena(frame, arena, cal, prep)
     side = die_size or _typical(candidates)
     found = [_die(frame, c, kind, side, ellipse) for c in candidates]
     found = [d for d in found if d is not None]
@@ -62,7 +62,7 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _arena(frame: np.ndarray, arena, cal: Calibration | None) -> Ellipse | None:
+def _arena(frame: np.ndarray, arena, cal: Calibration | None, prep: Prepared) -> Ellipse | None:
     if isinstance(arena, Ellipse):
         return arena
     if arena in (None, "none"):
@@ -71,7 +71,7 @@ def _arena(frame: np.ndarray, arena, cal: Calibration | None) -> Ellipse | None:
         raise ValueError(f"arena must be 'auto', 'none' or an Ellipse, not {arena!r}")
     if cal and cal.arena:
         return cal.arena
-    return find_arena(frame)
+    return find_arena(frame, prep.model, prep.model_scale)
 
 
 def _typical(candidates: list[Candidate]) -> float | None:
@@ -84,7 +84,7 @@ def _typical(candidates: list[Candidate]) -> float | None:
 def _die(frame, c: Candidate, kind: str, side: float | None, ellipse: Ellipse | None) -> Die | None:
     if side and c.side < side * SMALL:
         return None
-    in_arena = ellipse.contains(c.x, c.y) if ellipse else None
+    in_arena = ellipse.contains(c.x, c.y) if ellipse else True
     too_big = bool(side) and c.side > side * COCKED_SIZE
     if c.aspect > COCKED_ASPECT or too_big or c.rectangularity < 0.7:
         sure = min(1.0, 0.6 + (c.aspect - 1.0))

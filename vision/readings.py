@@ -70,7 +70,7 @@ class Die:
     x: float
     y: float
     size: float
-    in_arena: bool | None = None  # None when there is no arena to be in
+    in_arena: bool = True  # True when there is no arena: every die on the table counts
     cocked: bool = False
     confidence: float = 0.0
     angle: float = 0.0
@@ -100,11 +100,7 @@ class Readings:
 
     def faces(self, min_confidence: float = 0.0) -> list[int | str | None]:
         """Faces of the dice in the arena (or all when there is none), None where unsure."""
-        return [
-            d.face if d.confidence >= min_confidence else None
-            for d in self.dice
-            if d.in_arena is not False
-        ]
+        return [d.face if d.confidence >= min_confidence else None for d in self.dice if d.in_arena]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,61 @@
+"""The table's colours: what a frame shows where there is no die, learned afresh from each frame.
+
+A small copy of the frame is clustered in Lab (k-means); the clusters that cover the frame's border,
+or a large share of it, are the table (foam, felt, card, wood, a printed tray, the box's bottom and
+its mat). Deciding "table or not" for every pixel of the working image is then one lookup in a
+table of 32 x 32 x 32 Lab cells, which is what keeps it fast enough for a Raspberry Pi.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+CLUSTERS = 6
+BORDER_SHARE = 0.08  # a cluster with this share of the border pixels is table
+AREA_SHARE = 0.2  # ...and so is one covering this share of the frame
+DISTANCE = 2.2  # a pixel this many spreads (plus 4 Lab units) from a table colour is not table
+_STEP = 8  # Lab cell size of the lookup table
+
+_CELLS = (np.arange(256 // _STEP, dtype=np.float32) * _STEP + _STEP / 2).astype(np.float32)
+_GRID = np.stack(np.meshgrid(_CELLS, _CELLS, _CELLS, indexing="ij"), axis=-1).reshape(-1, 3)
+
+
+@dataclass(frozen=True)
+class TableModel:
+    labels: np.ndarray  # cluster of each pixel of the small copy
+    centres: np.ndarray  # CLUSTERS x 3 Lab
+    table: tuple[int, ...]  # the clusters that are table
+    lookup: np.ndarray  # 32768 cells: 255 where a Lab colour is table
+
+    def mask(self, lab: np.ndarray) -> np.ndarray:
+        """255 where a Lab image (uint8) shows the table."""
+        q = (lab >> 3).astype(np.uint16)
+        idx = (q[..., 0] << 10) | (q[..., 1] << 5) | q[..., 2]
+        return self.lookup[idx]
+
+
+def learn(small_lab: np.ndarray) -> TableModel:
+    """Cluster a small Lab copy of the frame and decide which clusters are the table."""
+    pixels = small_lab.reshape(-1, 3).astype(np.float32)
+    cv2.setRNGSeed(12345)  # the same frame always gives the same reading
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
+    _, labels, centres = cv2.kmeans(pixels, CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    flat = labels.ravel()
+    labels = flat.reshape(small_lab.shape[:2])
+    border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    border_share = np.bincount(border, minlength=CLUSTERS) / border.size
+    share = np.bincount(flat, minlength=CLUSTERS) / flat.size
+    table = tuple(
+        c for c in range(CLUSTERS) if border_share[c] >= BORDER_SHARE or share[c] >= AREA_SHARE
+    )
+    best = np.full(len(_GRID), np.inf, np.float32)
+    for c in table:
+        members = pixels[flat == c]
+        spread = max(float(np.sqrt(((members - centres[c]) ** 2).sum(1).mean())), 3.0)
+        d = np.sqrt(((_GRID - centres[c]) ** 2).sum(1)) / (spread + 4.0)
+        np.minimum(best, d, out=best)
+    lookup = ((best < DISTANCE) * 255).astype(np.uint8)
+    return TableModel(labels, centres, table, lookup)

@@ -1,0 +1,143 @@
+"""Watching a stream of frames: moving or settled, and one voted reading per settled throw.
+
+A reading taken while dice still roll, or while a hand is over the table, is worse than none. So
+the watcher compares each frame with the previous one on a small grey copy; only after the scene
+has been still for `settle_s` seconds does it read, and it reads `votes` frames in a row and
+keeps, for each die, the face most of them agree on. A die the frames disagree about gets its
+confidence lowered in proportion, so the table asks the players rather than guess.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration
+from vision.read import read
+from vision.readings import Die, Readings, check_kind
+
+MOTION_SIDE = 160  # width of the grey copy frames are compared on
+MOTION_LEVEL = 14  # grey levels a pixel must change by to count as moving
+MOTION_SHARE = 0.002  # share of moving pixels above which the scene is moving
+
+
+@dataclass(frozen=True)
+class WatchEvent:
+    """'moving' when the scene starts to move; 'settled' with the voted reading once still."""
+
+    kind: str
+    t: float
+    readings: Readings | None = None
+
+
+class Watcher:
+    """Feed it frames, one at a time; it answers with an event when something happens."""
+
+    def __init__(
+        self,
+        dice: str = "pips",
+        calibration: Calibration | None = None,
+        arena: str = "auto",
+        settle_s: float = 0.4,
+        votes: int = 3,
+        reader: Callable[..., Readings] = read,
+    ) -> None:
+        if votes < 1 or settle_s < 0:
+            raise ValueError("votes must be at least 1 and settle_s at least 0")
+        self.dice = check_kind(dice)
+        self.calibration = calibration
+        self.arena = arena
+        self.settle_s = settle_s
+        self.votes = votes
+        self.reader = reader
+        self.state = "moving"  # "moving", "settling" (still, reading) or "settled"
+        self.last: Readings | None = None
+        self._prev: np.ndarray | None = None
+        self._still_since: float | None = None
+        self._pending: list[Readings] = []
+
+    def feed(self, frame: np.ndarray, t: float | None = None) -> WatchEvent | None:
+        """Look at the next frame (t: its time in seconds; now by default)."""
+        t = time.monotonic() if t is None else t
+        moving = self._moved(frame)
+        if moving:
+            was = self.state
+            self.state, self._still_since, self._pending = "moving", None, []
+            return WatchEvent("moving", t) if was != "moving" else None
+        if self.state == "settled":
+            return None
+        if self._still_since is None:
+            self._still_since = t
+        if t - self._still_since < self.settle_s:
+            return None
+        self.state = "settling"
+        self._pending.append(
+            self.reader(frame, dice=self.dice, calibration=self.calibration, arena=self.arena)
+        )
+        if len(self._pending) < self.votes:
+            return None
+        self.last = vote(self._pending)
+        self.state, self._pending = "settled", []
+        return WatchEvent("settled", t, self.last)
+
+    def reset(self) -> None:
+        """Forget the scene: the next still frames are read again (after a new throw, say)."""
+        self.state, self._prev, self._still_since, self._pending = "moving", None, None, []
+
+    def _moved(self, frame: np.ndarray) -> bool:
+        h, w = frame.shape[:2]
+        small = cv2.resize(
+            frame, (MOTION_SIDE, max(1, h * MOTION_SIDE // w)), interpolation=cv2.INTER_AREA
+        )
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        small = cv2.GaussianBlur(small, (5, 5), 0)
+        prev, self._prev = self._prev, small
+        if prev is None or prev.shape != small.shape:
+            return True
+        changed = cv2.absdiff(prev, small) > MOTION_LEVEL
+        return float(changed.mean()) > MOTION_SHARE
+
+
+def vote(readings: list[Readings]) -> Readings:
+    """One reading from several of a still scene: per die, the face most frames agree on."""
+    first = readings[0]
+    groups: list[list[Die]] = []
+    for r in readings:
+        for d in r.dice:
+            home = _nearest(groups, d)
+            if home is None:
+                groups.append([d])
+            else:
+                home.append(d)
+    n = len(readings)
+    dice = [_agree(g, n) for g in groups if len(g) * 2 > n]
+    dice.sort(key=lambda d: (d.y, d.x))
+    ms = sum(r.ms for r in readings)
+    return Readings(first.kind, tuple(dice), first.arena, ms, first.frame_size)
+
+
+def _nearest(groups: list[list[Die]], d: Die) -> list[Die] | None:
+    best, best_dist = None, d.size * 0.5
+    for g in groups:
+        dist = float(np.hypot(g[0].x - d.x, g[0].y - d.y))
+        if dist < best_dist:
+            best, best_dist = g, dist
+    return best
+
+
+def _agree(group: list[Die], n: int) -> Die:
+    cocked = sum(d.cocked for d in group) * 2 > len(group)
+    keys = Counter(("cocked" if d.cocked else d.face) for d in group)
+    key, count = keys.most_common(1)[0]
+    agreeing = [d for d in group if ("cocked" if d.cocked else d.face) == key]
+    conf = float(np.mean([d.confidence for d in agreeing])) * count / n
+    mid = agreeing[len(agreeing) // 2]
+    face = None if cocked or key == "cocked" else key
+    in_arena = sum(d.in_arena for d in group) * 2 > len(group)
+    return Die(face, mid.x, mid.y, mid.size, in_arena, cocked, conf, mid.angle)
