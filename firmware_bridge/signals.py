@@ -89,9 +89,12 @@ RED = (1.0, 0.0, 0.0)
 def hex_rgb(colour: str) -> tuple[float, float, float]:
     """'#e6194b' -> (0.90, 0.10, 0.29)."""
     text = colour.lstrip("#")
-    if len(text) != 6:
-        raise ValueError(f"a colour is #rrggbb, not {colour!r}")
-    return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    try:
+        if len(text) == 6:
+            return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+    except ValueError:
+        pass
+    raise ValueError(f"a colour is #rrggbb, not {colour!r}")
 
 
 def seat_pattern(signal: TableSignal, seat: int, colours: list[str]) -> Pattern:
