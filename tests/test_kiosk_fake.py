@@ -149,3 +149,68 @@ def test_fake_game_is_registered_and_judges() -> None:
         assert "must write 5" in str(err)
     else:
         raise AssertionError("a second roll before writing was accepted")
+
+
+class KioskServer:
+    """`python -m kiosk.app` in a subprocess on a free port, for the crash, browser and benchmark
+    runs: the real server, killable with SIGKILL."""
+
+    def __init__(self, data_dir, port: int | None = None):
+        self.data_dir, self.port = str(data_dir), port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = None
+
+    def start(self) -> KioskServer:
+        import subprocess
+        import sys
+
+        cmd = [sys.executable, "-m", "kiosk.app", "--port", str(self.port), "--data", self.data_dir]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self._wait_up()
+        return self
+
+    def _wait_up(self, seconds: float = 20.0) -> None:
+        import time
+
+        import httpx
+
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"kiosk exited: {self.proc.stdout.read().decode()}")
+            try:
+                httpx.get(self.url + "/api/i18n", timeout=0.5)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("kiosk did not start within 20 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, like a power cut."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except Exception:
+                self.proc.kill()
+        if self.proc and self.proc.stdout:
+            self.proc.stdout.close()
+
+    def __enter__(self) -> KioskServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -34,6 +34,11 @@ def setup_page() -> FileResponse:
     return _page("setup.html")
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> FileResponse:
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+
 @router.get("/api/i18n", tags=["pages"])
 def i18n() -> dict:
     """Every string of the pages, per language (French first)."""

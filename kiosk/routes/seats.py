@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -57,5 +58,6 @@ def seat_qr(n: int, request: Request, table: TableDep, access: AccessDep) -> Res
         raise HTTPException(403, "a seat's QR code is shown on the table's screen only")
     _known_seat(table, n)
     url = f"{table_url(request, table.config.port)}/seat/{n}?t={table.tokens[n]}"
-    svg = segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000", light="#fff")
-    return Response(svg, media_type="image/svg+xml", headers={"X-Seat-Url": url})
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False, svgns=True)
+    return Response(out.getvalue(), media_type="image/svg+xml", headers={"X-Seat-Url": url})

@@ -1,0 +1,46 @@
+// A seat's phone: only what that seat may see, and its own controls. The token comes from the QR
+// code (?t=) and is kept on the phone, so a reload still works.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SEAT = Number(location.pathname.split("/").pop());
+const params = new URLSearchParams(location.search);
+const TOKEN = params.get("t") || localStorage.getItem("arbitre.seat." + SEAT) || "";
+localStorage.setItem("arbitre.seat." + SEAT, TOKEN);
+K.auth = { "X-Seat-Token": TOKEN };
+K.query = "?token=" + encodeURIComponent(TOKEN);
+K.actionsUrl = `/api/seats/${SEAT}/actions`;
+K.canAct = false; // the seat's own buttons are drawn by G.seat
+
+function draw(snap) {
+  $("lang").textContent = K.t("language");
+  K.showNotices(snap);
+  if (!snap.game) {
+    $("who").textContent = K.t("no_game");
+    $("seat").replaceChildren();
+    return;
+  }
+  const colour = K.colour(snap, SEAT);
+  $("bar").style.borderBottomColor = colour;
+  $("who").replaceChildren(K.seatChip(snap, SEAT, "big"), " · " + K.title(snap));
+  const mine = snap.turn.includes(SEAT);
+  $("status").textContent = snap.over ? K.t("game_over") : mine ? K.t("your_turn") : "";
+  $("status").style.background = mine && !snap.over ? colour : "";
+  $("seat").replaceChildren(G.drawSeat(snap, SEAT));
+  const layer = $("check-layer");
+  layer.hidden = !snap.check;
+  layer.replaceChildren(...(snap.check ? [G.check(snap)] : []));
+}
+
+K.redraw = () => K.snap && draw(K.snap);
+
+(async function start() {
+  await K.loadStrings();
+  $("lang").onclick = () => { K.toggleLanguage(); K.redraw(); };
+  const probe = await fetch(`/api/seats/${SEAT}/state`, { headers: K.auth });
+  if (probe.status === 403) {
+    $("seat").replaceChildren(K.el("p", { class: "big-text bad" }, (await probe.json()).detail));
+    return;
+  }
+  K.connect(draw);
+})();
