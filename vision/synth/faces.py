@@ -197,19 +197,35 @@ def _rotated(patch: np.ndarray, scale: float, angle: float) -> np.ndarray:
 
 @lru_cache(maxsize=4096)
 def _square_patch(face, side, die, marks, corner, bevel, light, texture_seed, ghost):
-    ss = 4 if side < 64 else 2 if side < 200 else 1
+    """Albedo (colours, marks, alpha) times lighting: two caches with far fewer keys than this
+    one, so a new light direction or a new colour costs a multiply, not a redraw."""
+    albedo, alpha = _albedo(face, side, die, marks, corner, bevel, texture_seed, ghost)
+    shade, spec = _lighting(side, corner, bevel, light)
+    img = albedo * shade[..., None] + spec[..., None]
+    patch = np.dstack([img, alpha]).clip(0, 255).astype(np.uint8)
+    patch.setflags(write=False)
+    return patch
+
+
+def _supersample(side: int) -> int:
+    return 4 if side < 24 else 2 if side < 160 else 1
+
+
+@lru_cache(maxsize=2048)
+def _albedo(face, side, die, marks, corner, bevel, texture_seed, ghost):
+    ss = _supersample(side)
     n = side * ss
     die_name = die if isinstance(die, str) else None
     body_bgr = np.array(colour(die, DIE_COLOURS, "die"), np.float32)
     mark_bgr = colour(marks, MARK_COLOURS, "mark")
-    coverage, shade, spec = _body(n, corner, bevel, light)
+    coverage, edge, _, _ = _geometry(n, corner, bevel)
     img = np.empty((n, n, 3), np.float32)
     img[:] = body_bgr
     if die_name == "marbled":
         img = _marble(img, n, texture_seed)
     alpha = coverage.copy()
     if die_name == "translucent":
-        alpha *= TRANSLUCENT_ALPHA + (1 - TRANSLUCENT_ALPHA) * (1 - shade.clip(0, 1)) ** 2
+        alpha *= TRANSLUCENT_ALPHA + (1 - TRANSLUCENT_ALPHA) * edge**2
         if ghost is not None:
             ghost_layer = np.zeros((n, n), np.float32)
             _draw_marks(ghost_layer, ghost, n, 1.0)
@@ -220,18 +236,18 @@ def _square_patch(face, side, die, marks, corner, bevel, light, texture_seed, gh
     rim = cv2.GaussianBlur(mark_mask, (0, 0), max(1.0, n * 0.012))
     img *= (1 - 0.35 * np.clip(rim - mark_mask, 0, 1))[..., None]
     img = img * (1 - mark_mask[..., None]) + np.array(mark_bgr, np.float32) * mark_mask[..., None]
-    alpha = np.maximum(alpha, mark_mask * coverage)
-    img = img * shade[..., None] + spec[..., None] * 255
-    out = np.dstack([img.clip(0, 255), alpha[..., None] * 255])
+    alpha = np.maximum(alpha, mark_mask * coverage) * 255
     if ss > 1:
-        out = cv2.resize(out, (side, side), interpolation=cv2.INTER_AREA)
-    patch = (out + 0.5).clip(0, 255).astype(np.uint8)
-    patch.setflags(write=False)
-    return patch
+        img = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, (side, side), interpolation=cv2.INTER_AREA)
+    img.setflags(write=False)
+    alpha.setflags(write=False)
+    return img, alpha
 
 
-def _body(n: int, corner: float, bevel: float, light) -> tuple[np.ndarray, ...]:
-    """Coverage, diffuse shading and specular of a rounded square lit from `light`."""
+@lru_cache(maxsize=256)
+def _geometry(n: int, corner: float, bevel: float):
+    """Coverage of the rounded square, and `edge`: 0 on the flat top, 1 at the rim."""
     t = (np.arange(n, dtype=np.float32) + 0.5) / n - 0.5
     px, py = np.meshgrid(t, t)
     r = max(corner, 1e-3)
@@ -245,19 +261,31 @@ def _body(n: int, corner: float, bevel: float, light) -> tuple[np.ndarray, ...]:
     corner_zone = (qx > 0) & (qy > 0)
     gx = np.where(corner_zone, np.sign(px) * np.maximum(qx, 0) / (outside + 1e-6), gx)
     gy = np.where(corner_zone, np.sign(py) * np.maximum(qy, 0) / (outside + 1e-6), gy)
-    bw = max(bevel, 1e-3)
-    lean = (1 - np.clip(-d / bw, 0, 1)) * (math.pi / 2) * 0.9
+    edge = 1 - np.clip(-d / max(bevel, 1e-3), 0, 1)
+    return coverage, edge.astype(np.float32), gx, gy
+
+
+@lru_cache(maxsize=1024)
+def _lighting(side: int, corner: float, bevel: float, light):
+    """Diffuse shading (1 on the flat top) and specular (grey levels) of the bevel."""
+    n = side * _supersample(side)
+    _, edge, gx, gy = _geometry(n, corner, bevel)
+    lean = edge * (math.pi / 2) * 0.9
     nz, s = np.cos(lean), np.sin(lean)
     nx, ny = gx * s, gy * s
     lx, ly, lz = light
     norm = math.sqrt(lx * lx + ly * ly + lz * lz)
     lx, ly, lz = lx / norm, ly / norm, lz / norm
     lam = np.clip(nx * lx + ny * ly + nz * lz, 0, 1)
-    shade = 0.35 + 0.65 * lam / max(lz, 1e-3)
+    shade = (0.35 + 0.65 * lam / max(lz, 1e-3)).astype(np.float32)
     hx, hy, hz = lx, ly, lz + 1.0
     hn = math.sqrt(hx * hx + hy * hy + hz * hz)
-    spec = np.clip((nx * hx + ny * hy + nz * hz) / hn, 0, 1) ** 40 * (lean > 0.05) * 0.5
-    return coverage, shade.astype(np.float32), spec.astype(np.float32)
+    spec = np.clip((nx * hx + ny * hy + nz * hz) / hn, 0, 1) ** 40 * (lean > 0.05) * 127
+    spec = spec.astype(np.float32)
+    if n != side:
+        shade = cv2.resize(shade, (side, side), interpolation=cv2.INTER_AREA)
+        spec = cv2.resize(spec, (side, side), interpolation=cv2.INTER_AREA)
+    return shade, spec
 
 
 def _marble(img: np.ndarray, n: int, seed: int) -> np.ndarray:

@@ -1,0 +1,390 @@
+"""A whole table photographed from above, with exact ground truth.
+
+    scene = render_scene("strike", np.random.default_rng(7), tilt=8.0, die_size=40)
+    scene.image            # BGR uint8
+    scene.dice             # [TruthDie(face, x, y, size, in_arena, cocked), ...]
+    scene.arena            # {"centre": [x, y], "axes": [a, b], "angle": deg} (image px) or None
+    scene.conditions       # every condition actually used (the ones given, the rest drawn)
+
+The renderer is pure: the image depends only on the arguments and the generator's state. The
+world is in mm, dice are cubes drawn face by face through a pinhole camera (vision.synth.camera),
+so tilt, parallax and side faces are geometrically right and the truth is a projection, not a
+guess. Truth conventions: x, y the projected centre of a flat die's top face (of a cocked die: of
+the cube); size the square root of the projected top face's area (cocked: the side at that
+depth); face None when cocked; in_arena None when the scene has no arena.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from . import conditions as cond_mod
+from .backgrounds import draw_arena, table_texture
+from .camera import Camera
+from .dice import Die, draw_die, other_faces, resting_height, shadow_polygon
+from .effects import add_glare, finish
+
+KINDS = ("pips", "strike", "detrak")
+FACES = {
+    "pips": (1, 2, 3, 4, 5, 6),
+    "strike": ("X", 2, 3, 4, 5, 6),
+    "detrak": ("hash", "slash", "bars", "triangle", "circle", "cross"),
+}
+DIE_SIDE_MM = {"pips": 16.0, "strike": 16.0, "detrak": 18.0}
+ARENA_AXES_MM = (125.0, 95.0)  # semi-axes of the Strike box's oval (a choice, see the docs)
+ARENA_RIM_MM = 14.0
+MAX_TEXTURE_PX = 5_000_000
+TEXTURE_SCALE = 0.8  # table texture pixels per image pixel at the nadir: grain a little soft
+
+
+@dataclass(frozen=True)
+class TruthDie:
+    face: object
+    x: float
+    y: float
+    size: float
+    in_arena: bool | None
+    cocked: bool
+
+    def to_json(self) -> dict:
+        return {
+            "face": self.face,
+            "x": round(self.x, 2),
+            "y": round(self.y, 2),
+            "size": round(self.size, 2),
+            "in_arena": self.in_arena,
+            "cocked": self.cocked,
+        }
+
+
+@dataclass
+class Scene:
+    image: np.ndarray
+    dice: list[TruthDie]
+    arena: dict | None
+    conditions: dict = field(default_factory=dict)
+
+    def truth_json(self) -> dict:
+        """Contract-2 shaped truth (no confidence), plus the conditions."""
+        return {
+            "dice": [d.to_json() for d in self.dice],
+            "arena": self.arena,
+            "conditions": self.conditions,
+        }
+
+
+def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
+    """Render one table; unspecified conditions are drawn from `rng` (see conditions.py)."""
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
+    c = cond_mod.resolve(kind, rng, conditions)
+    side = DIE_SIDE_MM[kind]
+    cam = _camera(c, side, rng)
+    light = _light(c)
+    img, arena_world = _table(kind, c, cam, rng)
+    dice = _layout(kind, c, cam, side, arena_world, rng)
+    in_arena = [
+        None if arena_world is None else bool(ellipse_level(arena_world, d.centre[:2]) < 1)
+        for d in dice
+    ]
+    _darken(img, dice, cam, light if c["shadows"] else None, rng)
+    order = np.argsort([-cam.depth(d.centre[None])[0] for d in dice])
+    for i in order:
+        draw_die(img, dice[i], cam, light, kind == "strike")
+    truth = [_truth(d, cam, in_arena[i]) for i, d in enumerate(dice)]
+    if c["glare"]:
+        add_glare(img, dice, cam, rng)
+    image = finish(img, c, rng)
+    keep = [t for t in truth if 0 <= t.x < c["frame"][0] and 0 <= t.y < c["frame"][1]]
+    return Scene(image, keep, _arena_image(arena_world, cam), c)
+
+
+def _camera(c: dict, side: float, rng) -> Camera:
+    w, h = c["frame"]
+    focal = w * c["focal"]
+    height = focal * side / c["die_size"] + side
+    off = rng.uniform(-0.05, 0.05, 2) * height
+    return Camera(
+        w, h, focal, (float(off[0]), float(off[1]), float(height)), c["tilt"], c["tilt_azimuth"]
+    )
+
+
+def _light(c: dict) -> np.ndarray:
+    el, az = math.radians(c["light_elevation"]), math.radians(c["light_azimuth"])
+    return np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
+
+
+def _table(kind, c, cam: Camera, rng):
+    """The table seen by the camera (float32 BGR) and the arena in world mm, if any."""
+    w, h = c["frame"]
+    corners = np.array(
+        [[-0.05 * w, -0.05 * h], [1.05 * w, -0.05 * h], [1.05 * w, 1.05 * h], [-0.05 * w, 1.05 * h]]
+    )
+    foot = cam.to_table(corners)
+    lo, hi = foot.min(axis=0), foot.max(axis=0)
+    ppm = cam.focal / cam.centre[2] * TEXTURE_SCALE
+    area = (hi - lo).prod() * ppm * ppm
+    if area > MAX_TEXTURE_PX:
+        ppm *= math.sqrt(MAX_TEXTURE_PX / area)
+    tw, th = (int(math.ceil(v)) + 1 for v in (hi - lo) * ppm)
+    tex = table_texture(c["background"], th, tw, ppm, rng)
+    arena = None
+    if c["arena"]:
+        a, b = ARENA_AXES_MM
+        angle = c["arena_angle"]
+        seen = cam.to_table(np.array([[w / 2, h / 2]]))[0] + rng.uniform(-8, 8, 2)
+        centre = (float(seen[0]), float(seen[1]))
+        arena = {"centre": centre, "axes": (a, b), "angle": angle}
+        draw_arena(
+            tex,
+            ((centre[0] - lo[0]) * ppm, (centre[1] - lo[1]) * ppm),
+            (a * ppm, b * ppm),
+            angle,
+            ppm,
+            rng,
+            ARENA_RIM_MM,
+        )
+    hom = cam.table_homography((float(lo[0]), float(lo[1])), ppm)
+    img = cv2.warpPerspective(
+        tex, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return img, arena
+
+
+def ellipse_level(arena: dict, xy) -> float:
+    """< 1 inside the arena's oval, 1 on it, > 1 outside (world mm)."""
+    (cx, cy), (a, b), angle = arena["centre"], arena["axes"], arena["angle"]
+    t = math.radians(angle)
+    dx, dy = xy[0] - cx, xy[1] - cy
+    u = dx * math.cos(t) + dy * math.sin(t)
+    v = -dx * math.sin(t) + dy * math.cos(t)
+    return (u / a) ** 2 + (v / b) ** 2
+
+
+def _layout(kind, c, cam: Camera, side, arena, rng):
+    """Place flat then cocked dice without overlap; clusters touch."""
+    faces = FACES[kind]
+    dice: list[Die] = []
+    margin = 0.9 * c["die_size"] + 4
+    w, h = c["frame"]
+
+    def visible(xy) -> bool:
+        u, v = cam.project(np.array([[xy[0], xy[1], side / 2]]))[0]
+        return margin <= u <= w - margin and margin <= v <= h - margin
+
+    def free(d: Die, ignore: int = -1) -> bool:
+        fp = d.footprint()
+        return all(
+            i == ignore or cv2.intersectConvexConvex(fp, o.footprint())[0] <= 1e-3
+            for i, o in enumerate(dice)
+        )
+
+    def new_die(xy, tip=0.0, yaw=None) -> Die:
+        face = faces[rng.integers(len(faces))]
+        die_c, mark_c = cond_mod.die_colours(c, rng)
+        z = resting_height(side, tip)
+        return Die(
+            face,
+            np.array([xy[0], xy[1], z]),
+            side,
+            float(rng.uniform(0, 360) if yaw is None else yaw),
+            tip,
+            die_c,
+            mark_c,
+            other_faces(face, rng),
+            int(rng.integers(1 << 30)),
+        )
+
+    def sample_xy(inside: bool | None):
+        for _ in range(200):
+            if inside and arena:
+                r, t = math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
+                a, b = (x - side * 0.8 for x in arena["axes"])
+                ang = math.radians(arena["angle"])
+                u, v = a * r * math.cos(t), b * r * math.sin(t)
+                xy = (
+                    arena["centre"][0] + u * math.cos(ang) - v * math.sin(ang),
+                    arena["centre"][1] + u * math.sin(ang) + v * math.cos(ang),
+                )
+            else:
+                xy = cam.to_table(
+                    np.array([[rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)]])
+                )[0]
+                if arena and inside is False:
+                    grow = (ARENA_RIM_MM + side) / min(arena["axes"])
+                    if ellipse_level(arena, xy) < (1 + grow) ** 2:
+                        continue
+            if visible(xy):
+                return xy
+        return None
+
+    def touching(anchor: Die, tip=0.0) -> Die | None:
+        alpha = rng.uniform(0, 2 * math.pi)
+        direction = np.array([math.cos(alpha), math.sin(alpha)])
+        yaw = math.degrees(alpha + math.pi) + 90 if tip else None
+        d = new_die(anchor.centre[:2] + direction * side * 2.2, tip, yaw)
+        last = None
+        for k in range(40):
+            xy = anchor.centre[:2] + direction * side * (2.2 - k * 0.05)
+            d.centre = np.array([xy[0], xy[1], d.centre[2]])
+            if not free(d):
+                break
+            last = xy
+        if last is None:
+            return None
+        d.centre = np.array([last[0], last[1], d.centre[2]])
+        return d if visible(last) else None
+
+    for i in range(c["n_dice"]):
+        inside = None
+        if arena:
+            inside = rng.random() >= c["out_of_arena"]
+        placed = None
+        for _ in range(30):
+            if dice and rng.random() < c["cluster"]:
+                anchor = dice[rng.integers(len(dice))]
+                cand = touching(anchor)
+                if cand is not None and arena:
+                    lvl = ellipse_level(arena, cand.centre[:2])
+                    grow = (ARENA_RIM_MM + side) / min(arena["axes"])
+                    ok_in = all(ellipse_level(arena, p) < 1 for p in cand.footprint())
+                    if not (ok_in if inside else lvl > (1 + grow) ** 2):
+                        cand = None
+            else:
+                xy = sample_xy(inside)
+                cand = new_die(xy) if xy is not None else None
+            if cand is not None and free(cand):
+                placed = cand
+                break
+        if placed is not None:
+            dice.append(placed)
+        del i
+    for _ in range(c["cocked"]):
+        placed = _place_cocked(dice, arena, side, rng, touching, free, new_die, visible)
+        if placed is not None:
+            dice.append(placed)
+    return dice
+
+
+def _place_cocked(dice, arena, side, rng, touching, free, new_die, visible):
+    for _ in range(30):
+        tip = float(rng.uniform(22, 68))
+        if arena and rng.random() < 0.4:
+            cand = _against_wall(arena, side, tip, rng, new_die)
+        elif dice:
+            cand = touching(dice[rng.integers(len(dice))], tip)
+        else:
+            cand = None
+        if cand is not None and free(cand) and visible(cand.centre[:2]):
+            return cand
+    return None
+
+
+def _against_wall(arena, side, tip, rng, new_die):
+    """A die leaning outwards on the arena's wall, its footprint just inside the oval."""
+    t = rng.uniform(0, 2 * math.pi)
+    a, b = arena["axes"]
+    ang = math.radians(arena["angle"])
+    u, v = a * math.cos(t), b * math.sin(t)
+    edge = np.array(
+        [
+            arena["centre"][0] + u * math.cos(ang) - v * math.sin(ang),
+            arena["centre"][1] + u * math.sin(ang) + v * math.cos(ang),
+        ]
+    )
+    centre = np.array(arena["centre"])
+    out = (edge - centre) / np.linalg.norm(edge - centre)
+    yaw = math.degrees(math.atan2(out[1], out[0])) + 90
+    d = new_die(edge - out * side * 2, tip, yaw)
+    best = None
+    for k in range(60):
+        xy = edge - out * side * (2 - k * 0.04)
+        d.centre = np.array([xy[0], xy[1], d.centre[2]])
+        if any(ellipse_level(arena, p) >= 0.995 for p in d.footprint()):
+            break
+        best = xy
+    if best is None:
+        return None
+    d.centre = np.array([best[0], best[1], d.centre[2]])
+    return d
+
+
+def _darken(img, dice, cam: Camera, light, rng) -> None:
+    """Hard cast shadows (when `light` is given) and a faint contact shadow under each die,
+    drawn at half resolution (both are soft anyway) and applied in one pass."""
+    if not dice:
+        return
+    h, w = img.shape[:2]
+    hh, hw = (h + 1) // 2, (w + 1) // 2
+    contact = np.zeros((hh, hw), np.float32)
+    for d in dice:
+        fp = d.footprint()
+        pts = cam.project(np.column_stack([fp, np.zeros(len(fp))])) * 0.5
+        cv2.fillPoly(contact, [np.round(pts * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    sigma = max(0.5, 0.03 * float(np.median([_px(d, cam) for d in dice])))
+    dark = cv2.GaussianBlur(contact, (0, 0), sigma) * 0.3
+    if light is not None:
+        cast = np.zeros((hh, hw), np.float32)
+        for d in dice:
+            poly = shadow_polygon(d, light)
+            pts = cam.project(np.column_stack([poly, np.zeros(len(poly))])) * 0.5
+            cv2.fillPoly(cast, [np.round(pts * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+        cast = cv2.GaussianBlur(cast, (0, 0), float(rng.uniform(0.3, 1.0)))
+        dark = np.maximum(dark, cast * float(rng.uniform(0.35, 0.6)))
+    factor = cv2.resize(1 - dark, (w, h), interpolation=cv2.INTER_LINEAR)
+    cv2.multiply(img, cv2.merge([factor] * 3), dst=img)
+
+
+def _px(d: Die, cam: Camera) -> float:
+    return d.side * cam.scale_at(d.centre)
+
+
+def _truth(d: Die, cam: Camera, in_arena) -> TruthDie:
+    if d.cocked:
+        x, y = cam.project(d.centre[None])[0]
+        return TruthDie(None, float(x), float(y), _px(d, cam), in_arena, True)
+    top = d.world(np.array([[-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1.0]]))
+    quad = cam.project(top)
+    x, y = cam.project(d.top_centre()[None])[0]
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    return TruthDie(d.face, float(x), float(y), math.sqrt(area), in_arena, False)
+
+
+def _arena_image(arena, cam: Camera) -> dict | None:
+    """The oval as the camera sees it: an ellipse fitted to its projected outline."""
+    if arena is None:
+        return None
+    (cx, cy), (a, b), angle = arena["centre"], arena["axes"], arena["angle"]
+    t = np.linspace(0, 2 * math.pi, 72, endpoint=False)
+    ang = math.radians(angle)
+    u, v = a * np.cos(t), b * np.sin(t)
+    pts = np.column_stack(
+        [
+            cx + u * math.cos(ang) - v * math.sin(ang),
+            cy + u * math.sin(ang) + v * math.cos(ang),
+            np.zeros(len(t)),
+        ]
+    )
+    img_pts = cam.project(pts).astype(np.float32)
+    (ex, ey), (ew, eh), eang = cv2.fitEllipse(img_pts)
+    if ew < eh:  # the major semi-axis first, the angle being that of the major axis
+        ew, eh, eang = eh, ew, eang + 90
+    eang = (eang + 90) % 180 - 90
+    return {
+        "centre": [round(ex, 2), round(ey, 2)],
+        "axes": [round(ew / 2, 2), round(eh / 2, 2)],
+        "angle": round(eang, 2),
+        "outline": np.round(img_pts, 1).tolist(),
+    }
+
+
+def benchmark_set(kind: str, n: int, seed: int = 0):
+    """`n` scenes of `kind` cycling through every condition in a fixed, seeded order."""
+    if kind not in KINDS:
+        raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
+    for i, c in enumerate(cond_mod.benchmark_conditions(kind, n, seed)):
+        yield render_scene(kind, np.random.default_rng([seed, i, KINDS.index(kind)]), **c)
