@@ -130,7 +130,7 @@ class GpioSignals(Signals):
 
 def _apply(led: Any, pattern: Pattern) -> None:
     rgb = hasattr(led, "color")
-    value: Any = pattern.colour if rgb else max(pattern.colour)
+    value: Any = pattern.rgb if rgb else pattern.level
     colour = {"on_color": value} if rgb else {}
     if pattern == DARK or pattern.effect == "off":
         led.off()

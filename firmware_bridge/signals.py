@@ -74,10 +74,16 @@ PressHandler = Callable[[ButtonPress], None]
 
 @dataclass(frozen=True)
 class Pattern:
-    """One seat LED: a colour (0..1 per channel) and an effect: off, on, pulse, blink, fast."""
+    """One seat LED: an effect (off, on, pulse, blink, fast), a colour (0..1 per channel) and a
+    level (0..1): an RGB LED shows colour x level, a single-colour LED just the level."""
 
     effect: str
     colour: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    level: float = 1.0
+
+    @property
+    def rgb(self) -> tuple[float, float, float]:
+        return _scale(self.colour, self.level)
 
 
 DARK = Pattern("off")
@@ -112,7 +118,7 @@ def seat_pattern(signal: TableSignal, seat: int, colours: list[str]) -> Pattern:
         return Pattern("fast" if at_seat else "pulse", hex_rgb(colours[signal.seat % len(colours)]))
     if at_seat:
         return _at_seat(mode, own)
-    return DARK if seat in signal.out else Pattern("on", _scale(own, DIM))
+    return DARK if seat in signal.out else Pattern("on", own, DIM)
 
 
 def _at_seat(mode: str, own: tuple[float, float, float]) -> Pattern:
