@@ -111,28 +111,39 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
     blobs = _filled_blobs(fg, min_area)
     side = die_size * scale if die_size else _typical_side(blobs)
-    out: list[Candidate] = []
+    pieces = []
     for contour in blobs:
-        for part in _part(contour, side, edges):
+        pieces.extend(
+            _part(contour, side, edges, min_area) if _crowded(contour, side) else [contour]
+        )
+    if side is None:
+        side = _typical_side(pieces)
+    out: list[Candidate] = []
+    for piece in pieces:
+        for part in _split(piece, side):
             out.append(_candidate(part, scale, fg.shape))
     return out, side
 
 
-def _part(contour: np.ndarray, side: float | None, edges: np.ndarray) -> list[np.ndarray]:
-    """A blob too big for one die parted along the edges inside it, then by k-means if need be."""
-    if side is None or cv2.contourArea(contour) < 1.6 * side * side:
-        return [contour]
+def _crowded(contour: np.ndarray, side: float | None) -> bool:
+    """Whether a blob may hold more than one die: too big, or not one square."""
+    area = cv2.contourArea(contour)
+    if side is not None:
+        return area > 1.6 * side * side
+    (_, _), (w, h), _ = cv2.minAreaRect(contour)
+    return max(w, h) > 1.25 * max(min(w, h), 1.0) or area < 0.85 * w * h
+
+
+def _part(contour: np.ndarray, side: float | None, edges: np.ndarray, min_area: float) -> list:
+    """A crowded blob parted along the edges inside it (the seams between touching dice)."""
     x, y, w, h = cv2.boundingRect(contour)
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [contour - [x, y]], -1, 255, -1)
     cut = cv2.dilate(edges[y : y + h, x : x + w], np.ones((2, 2), np.uint8))
     m = cv2.bitwise_and(m, cv2.bitwise_not(cut))
-    pieces = _filled_blobs(m, (side * 0.5) ** 2)
-    out = []
-    for p in pieces:
-        p = _regrow(p, 1)
-        out.extend(_split(p, side))
-    return [p + [x, y] for p in out]
+    floor = (side * 0.5) ** 2 if side else min_area
+    pieces = [_regrow(p, 1) + [x, y] for p in _filled_blobs(m, floor)]
+    return pieces or [contour]
 
 
 def _regrow(contour: np.ndarray, pixels: int) -> np.ndarray:

@@ -128,11 +128,11 @@ def _detrak_scores(blobs: tuple[Blob, ...]) -> dict[str, float]:
         b = big[0]
         holed = _soft(b.holes, 0.5, 0.1)
         solid = 1.0 - holed
-        out["slash"] = solid * _soft(b.elongation, 3.0, 0.4) * _soft(b.solidity, 0.7, 0.07)
+        out["slash"] = solid * _soft(b.elongation, 3.0, 0.4) * _soft(b.solidity, 0.55, 0.06)
         out["cross"] = solid * _cross_score(b)
-        out["circle"] = holed * _soft(b.circularity, 0.8, 0.04) * _below(b.vertices, 3.5, 0.3)
+        out["circle"] = holed * _soft(b.circularity, 0.72, 0.03) * _soft(b.vertices, 3.5, 0.3)
         out["triangle"] = (
-            holed * _below(b.circularity, 0.75, 0.04) * _below(abs(b.vertices - 3), 0.5, 0.15)
+            holed * _below(b.circularity, 0.72, 0.03) * _below(abs(b.vertices - 3), 0.5, 0.15)
         )
         out["hash"] = holed * _below(b.solidity, 0.8, 0.05) * _below(b.circularity, 0.6, 0.06)
     return out

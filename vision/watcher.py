@@ -67,13 +67,14 @@ class Watcher:
         moving = self._moved(frame)
         if moving:
             was = self.state
-            self.state, self._still_since, self._pending = "moving", None, []
+            # this frame is the first of the new scene: stillness is counted from it
+            self.state, self._still_since, self._pending = "moving", t, []
             return WatchEvent("moving", t) if was != "moving" else None
         if self.state == "settled":
             return None
         if self._still_since is None:
             self._still_since = t
-        if t - self._still_since < self.settle_s:
+        if t - self._still_since < self.settle_s - 1e-6:  # (times are floats)
             return None
         self.state = "settling"
         self._pending.append(

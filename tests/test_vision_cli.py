@@ -1,0 +1,100 @@
+"""`arbitre read` (contract 2) and `arbitre calibrate`, through kiosk.cli.main."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+import cv2
+from test_vision_draw import scatter, table
+
+from kiosk.cli import main
+
+
+def _cli(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+def _strike_frame(path, places):
+    img = table(shape=(480, 640), seed=3, arena=((320, 240), (460, 320), 0))
+    scatter(img, ["X", 4, 6][: len(places)], 30, "black", "white", places=places)
+    cv2.imwrite(str(path), img)
+
+
+def test_read_prints_one_contract_line_per_image_in_order(tmp_path):
+    a, b = tmp_path / "a.png", tmp_path / "b.png"
+    _strike_frame(a, [(320, 240), (600, 40), (250, 200)])
+    _strike_frame(b, [(300, 250)])
+    code, out, err = _cli("read", str(a), str(b), "--dice", "strike")
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 2
+    assert set(lines[0]) == {"dice", "arena", "ms"}
+    assert set(lines[0]["dice"][0]) == {
+        "face",
+        "x",
+        "y",
+        "size",
+        "in_arena",
+        "cocked",
+        "confidence",
+    }
+    faces = {(d["face"], d["in_arena"]) for d in lines[0]["dice"]}
+    assert faces == {("X", True), (4, False), (6, True)}
+    assert [d["face"] for d in lines[1]["dice"]] == ["X"]
+    assert lines[0]["arena"]["a"] > lines[0]["arena"]["b"] > 100
+
+
+def test_an_unreadable_image_keeps_its_place_and_fails_the_run(tmp_path):
+    good = tmp_path / "good.png"
+    _strike_frame(good, [(320, 240)])
+    bad = tmp_path / "bad.png"
+    bad.write_text("not a picture")
+    code, out, err = _cli("read", str(bad), str(good), "--dice", "strike", "--arena", "none")
+    assert code == 2
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert "error" in first and "bad.png" in err
+    assert second["arena"] is None and second["dice"][0]["in_arena"] is True
+
+
+def test_overlay_is_written(tmp_path):
+    img = tmp_path / "a.png"
+    _strike_frame(img, [(320, 240)])
+    code, _, _ = _cli("read", str(img), "--dice", "strike", "--overlay", str(tmp_path / "o.png"))
+    drawn = cv2.imread(str(tmp_path / "o.png"))
+    assert code == 0 and drawn.shape == (480, 640, 3)
+    assert (drawn != cv2.imread(str(img))).any()
+
+
+def test_calibrate_saves_arena_and_size_for_read(tmp_path):
+    frame = tmp_path / "empty.png"
+    _strike_frame(frame, [(300, 240)])
+    cal = tmp_path / "cal.json"
+    code, out, err = _cli("calibrate", str(frame), "--out", str(cal))
+    assert code == 0, err
+    saved = json.loads(cal.read_text())
+    assert 26 < saved["die_size"] < 34 and saved["arena"]["a"] > 200
+    assert json.loads(out)["saved"] == str(cal)
+    code, out, _ = _cli("read", str(frame), "--dice", "strike", "--calibration", str(cal))
+    assert code == 0 and json.loads(out)["arena"] == saved["arena"]
+
+
+def test_calibrate_refuses_a_frame_with_nothing_in_it(tmp_path):
+    frame = tmp_path / "plain.png"
+    cv2.imwrite(str(frame), table(seed=4))
+    code, _, err = _cli("calibrate", str(frame), "--out", str(tmp_path / "c.json"))
+    assert code == 2 and "nothing to calibrate" in err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_a_broken_calibration_file_is_named(tmp_path):
+    img = tmp_path / "a.png"
+    _strike_frame(img, [(320, 240)])
+    cal = tmp_path / "cal.json"
+    cal.write_text('{"version": 1}')
+    code, out, err = _cli("read", str(img), "--calibration", str(cal))
+    assert code == 2 and "cal.json" in err and out == ""

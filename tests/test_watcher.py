@@ -1,0 +1,102 @@
+"""vision.Watcher: moving / settled from frame differences, reading only when still, voting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_vision_draw import scatter, table
+
+from vision import Die, Readings, Watcher, vote
+
+
+def _frames():
+    still = table(seed=1)
+    scatter(still, [2, 5], 48, places=[(200, 200), (420, 260)])
+    rolling = []
+    for i in range(4):
+        f = table(seed=1)
+        scatter(f, [3, 1], 48, places=[(100 + 60 * i, 150 + 20 * i), (500 - 50 * i, 380)])
+        rolling.append(f)
+    return still, rolling
+
+
+class CountingReader:
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, frame, **kw):
+        from vision import read
+
+        self.calls += 1
+        return read(frame, **kw)
+
+
+def test_reads_only_after_the_scene_is_still_then_votes():
+    still, rolling = _frames()
+    reader = CountingReader()
+    w = Watcher("pips", arena="none", settle_s=0.3, votes=3, reader=reader)
+    frames = rolling + [still] * 10
+    events = [w.feed(f, i / 10) for i, f in enumerate(frames)]
+    kinds = [(e.kind, round(e.t, 1)) for e in events if e]
+    # still from t=0.4; reads at 0.7, 0.8, 0.9 and settles at the third
+    assert kinds == [("settled", 0.9)]
+    assert reader.calls == 3
+    settled = [e for e in events if e][0].readings
+    assert sorted(d.face for d in settled.dice) == [2, 5]
+    assert w.state == "settled"
+
+
+def test_motion_after_settling_says_moving_and_reads_again():
+    still, rolling = _frames()
+    w = Watcher("pips", arena="none", settle_s=0.0, votes=1)
+    assert w.feed(rolling[0], 0.0) is None  # first frame: nothing to compare with yet
+    assert w.feed(still, 0.1) is None  # it changed, but the watcher starts out "moving"
+    assert w.feed(still, 0.2).kind == "settled"
+    assert w.feed(still, 0.3) is None  # still settled: no new reading
+    assert w.feed(rolling[1], 0.4).kind == "moving"
+    assert w.state == "moving"
+
+
+def test_sensor_noise_is_not_motion():
+    base = table(seed=2)
+    scatter(base, [4], 48)
+    rng = np.random.default_rng(0)
+    w = Watcher("pips", arena="none", settle_s=0.2, votes=2)
+    events = []
+    for i in range(8):
+        noisy = (base + rng.normal(0, 4, base.shape)).clip(0, 255).astype(np.uint8)
+        events.append(w.feed(noisy, i * 0.1))
+    assert [e.kind for e in events if e] == ["settled"]
+
+
+def _die(face, x=100.0, conf=0.95, cocked=False):
+    return Die(face, x, 100.0, 40.0, True, cocked, conf)
+
+
+def test_vote_keeps_the_majority_and_lowers_confidence_on_disagreement():
+    r = [
+        Readings("pips", (_die(3), _die(5, x=300))),
+        Readings("pips", (_die(3), _die(6, x=300))),
+        Readings("pips", (_die(3), _die(5, x=300))),
+    ]
+    v = vote(r)
+    assert [d.face for d in v.dice] == [3, 5]
+    assert v.dice[0].confidence == pytest.approx(0.95)
+    assert v.dice[1].confidence == pytest.approx(0.95 * 2 / 3)
+
+
+def test_vote_drops_a_die_seen_in_a_minority_of_frames_and_keeps_cocked():
+    r = [
+        Readings("pips", (_die(None, cocked=True), _die(2, x=300))),
+        Readings("pips", (_die(None, cocked=True),)),
+        Readings("pips", (_die(4, conf=0.5),)),
+    ]
+    v = vote(r)
+    assert len(v.dice) == 1 and v.dice[0].cocked and v.dice[0].face is None
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="votes"):
+        Watcher("pips", votes=0)
+    with pytest.raises(ValueError, match="dice kind"):
+        Watcher("dominoes")
