@@ -167,6 +167,11 @@ class JoustState(State):
 
     # --- the rules -----------------------------------------------------------------------
     def _stack(self, action: Stack) -> JoustState:
+        expect(action.seat in (0, 1), f"seat must be 0 or 1, not {action.seat!r}")
+        expect(
+            sorted(action.cards) == list(CARDS),
+            f"a stack is the six cards 1..6, each once, not {list(action.cards)}",
+        )
         expect(
             self.stacks[action.seat] is None,
             f"seat {action.seat} has already stacked for this joust; "

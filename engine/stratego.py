@@ -238,6 +238,9 @@ class StrategoState(State):
         seat = action.seat
         expect(self.phase == "setup", "both armies are set up: expected a move")
         expect(not self.ready[seat], f"{_seat(seat)} has already set up")
+        seen = Counter(i for i, _ in action.squares)
+        twice = [square_name(i) for i, n in seen.items() if n > 1]
+        expect(not twice, f"each square holds one piece: {', '.join(twice)} given twice")
         zone = setup_squares(seat)
         outside = [square_name(i) for i, _ in action.squares if i not in zone]
         low, high = SETUP_RANKS[seat]
@@ -268,6 +271,7 @@ class StrategoState(State):
             + ")",
         )
         seat, frm, to = action.seat, action.frm, action.to
+        expect(0 <= frm < SIZE * SIZE and 0 <= to < SIZE * SIZE, "squares run from a1 to j10")
         expect(seat == self.to_move, f"it is {_seat(self.to_move)}'s turn, not {_seat(seat)}'s")
         self._check_move(seat, frm, to)
         return self._execute(seat, frm, to)

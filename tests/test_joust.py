@@ -205,3 +205,8 @@ def test_bots_only_act_when_their_seat_may() -> None:
         assert BOTS[kind]().act(s, 0, random.Random(1)) is None
         assert isinstance(BOTS[kind]().act(s, 1, random.Random(1)), Stack)
         assert BOTS[kind]().act(s.apply(Stack(1, HIGH0)), 0, random.Random(1)) == Reveal()
+
+
+def test_a_stack_built_in_python_is_checked_too() -> None:
+    with pytest.raises(IllegalAction, match="six cards 1..6"):
+        game().initial_state().apply(Stack(0, (1, 1, 2, 3, 4, 5)))

@@ -336,3 +336,12 @@ def test_board_geometry() -> None:
     assert all(sq(square_name(i)) == i for i in range(100))
     assert {len(r) for r in RAYS[sq("a1")]} == {9}
     assert sorted(len(r) for r in RAYS[sq("c4")]) == [2, 3, 7]  # the lake stops the ray north
+
+
+def test_a_setup_built_in_python_is_checked_too() -> None:
+    squares = tuple(Setup.of(0, army_setup(0)).squares)
+    doubled = Setup(0, ((squares[1][0], "F"), *squares[1:]))
+    with pytest.raises(IllegalAction, match="b1 given twice"):
+        game().initial_state().apply(doubled)
+    with pytest.raises(IllegalAction, match="a1 to j10"):
+        pos({"e4": (0, "5")}).apply(Move(0, sq("e4"), 100))
