@@ -42,13 +42,20 @@ def _by_vendor() -> str | None:
     return None
 
 
-def why_not_found(setting: str, by_id_dir: str = BY_ID) -> str:
-    """A reason, in English, for `arbitre doctor` when find_port gives None."""
+def why_not_found(setting: str, by_id_dir: str = BY_ID) -> tuple[str, str]:
+    """Why find_port gives None, in French and English, for `arbitre doctor`."""
     if setting == "none":
-        return "serial_port = none in the config"
+        return "serial_port = none dans la config", "serial_port = none in the config"
     if setting != "auto":
-        return f"{setting} does not exist"
+        return f"{setting} n'existe pas", f"{setting} does not exist"
     entries = sorted(os.listdir(by_id_dir)) if os.path.isdir(by_id_dir) else []
     if entries:
-        return f"no Pico among {', '.join(entries)} and no USB device with vendor id 2E8A"
-    return "no USB serial device plugged in (nothing in /dev/serial/by-id, no vendor id 2E8A)"
+        listed = ", ".join(entries)
+        return (
+            f"aucune Pico parmi {listed} ni d'appareil USB d'identifiant 2E8A",
+            f"no Pico among {listed} and no USB device with vendor id 2E8A",
+        )
+    return (
+        "aucun port série USB branché (rien dans /dev/serial/by-id, pas d'identifiant 2E8A)",
+        "no USB serial device plugged in (nothing in /dev/serial/by-id, no vendor id 2E8A)",
+    )

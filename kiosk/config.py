@@ -9,6 +9,7 @@ The documented example is arbitre.example.toml at the repository root.
 
 from __future__ import annotations
 
+import os
 import tomllib
 import types
 import typing
@@ -70,6 +71,17 @@ class Config:
     @property
     def data_path(self) -> Path:
         return Path(self.data_dir).expanduser()
+
+
+def find_config_file() -> Path | None:
+    """The config file to use when none is named: $ARBITRE_CONFIG, else
+    ~/.config/arbitre/arbitre.toml when it exists (where the Pi install puts it), else None."""
+    named = os.environ.get("ARBITRE_CONFIG")
+    if named:
+        return Path(named).expanduser()
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    path = home / "arbitre" / "arbitre.toml"
+    return path if path.is_file() else None
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:

@@ -1,0 +1,121 @@
+"""`arbitre doctor`: each part found or not, and why; exit 1 only for what the config demands."""
+
+import json
+
+import pytest
+from gpiozero import LED
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from firmware_bridge.emulator import EmulatedDevice
+from kiosk.cli import main
+from kiosk.commands import doctor
+from kiosk.config import load_config
+
+NO_PI_CAMERA = ([], ("pas de caméra du Pi", "no Pi camera"))
+
+
+@pytest.fixture(autouse=True)
+def no_pi_camera(monkeypatch):
+    monkeypatch.setattr(doctor, "pi_cameras", lambda: NO_PI_CAMERA)
+
+
+def write_config(tmp_path, text):
+    path = tmp_path / "arbitre.toml"
+    path.write_text(f'data_dir = "{tmp_path}"\n' + text, encoding="utf-8")
+    return str(path)
+
+
+def test_a_table_with_its_pico_and_mock_pins_is_healthy(tmp_path, capsys):
+    with EmulatedDevice() as device:
+        config = write_config(
+            tmp_path,
+            f'camera = "sim"\nserial_port = "{device.port}"\ngpio = "mock"\n'
+            "seat_led_pins = [[5, 6, 13]]\nseat_button_pins = [17]\n",
+        )
+        status = main(["doctor", "--config", config, "--json", "--lang", "en"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0
+    assert report["serial"]["status"] == "ok"
+    assert "firmware 1.0.0, 24 LEDs, 6 buttons" in report["serial"]["detail"]
+    assert (
+        report["pins"]["detail"].startswith("mock pins")
+        and "1 LEDs, 1 buttons" in report["pins"]["detail"]
+    )
+    assert report["camera"]["status"] == "ok" and report["disk"]["status"] == "ok"
+
+
+def test_a_named_port_that_is_missing_fails_and_says_so(tmp_path, capsys):
+    config = write_config(tmp_path, 'serial_port = "/dev/ttyACM9"\n')
+    assert main(["doctor", "--config", config, "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert "✘ serial link" in out and "/dev/ttyACM9 does not exist" in out
+
+
+def test_french_by_default(tmp_path, capsys):
+    config = write_config(tmp_path, 'serial_port = "none"\n')
+    assert main(["doctor", "--config", config]) == 0
+    out = capsys.readouterr().out
+    assert "liaison série" in out and "serial_port = none dans la config" in out
+
+
+def test_an_unreadable_config_is_reported_and_defaults_used(tmp_path, capsys):
+    config = write_config(tmp_path, "prot = 3\n")
+    assert main(["doctor", "--config", config, "--lang", "en", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert (
+        report["config"]["status"] == "fail"
+        and "unknown setting 'prot'" in report["config"]["detail"]
+    )
+
+
+def test_a_port_with_something_else_on_it_is_not_the_firmware(tmp_path):
+    import os
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    try:
+        config = load_config(serial_port=os.ttyname(slave))
+        check = doctor.check_serial(config, timeout=0.3)
+    finally:
+        os.close(master)
+        os.close(slave)
+    assert check.status == "fail" and "not running the Arbitre firmware" in check.en
+
+
+def test_a_pin_already_taken_is_named_with_a_hint():
+    factory = MockFactory(pin_class=MockPWMPin)
+    holder = LED(17, pin_factory=factory)  # something else holds GPIO17
+    config = load_config(seat_led_pins=[[17]], serial_port="none")
+    check = doctor.check_pins(config, pin_factory=factory, on_pi=True)
+    holder.close()
+    factory.reset()
+    assert check.status == "fail" and "GPIO17" in check.en and "is arbitre running?" in check.en
+
+
+def test_usb_webcams_are_found_and_the_pi_codecs_skipped(tmp_path):
+    for index, name in [
+        (0, "bcm2835-codec-decode"),
+        (19, "pispbe-input"),
+        (2, "HD Pro Webcam C920"),
+    ]:
+        node = tmp_path / f"video{index}"
+        node.mkdir()
+        (node / "name").write_text(name + "\n")
+    assert doctor.usb_cameras(str(tmp_path)) == [(2, "HD Pro Webcam C920")]
+    assert doctor.check_camera("auto", str(tmp_path)).status == "ok"
+    assert doctor.check_camera("v4l2:2", str(tmp_path)).en.startswith("USB webcam /dev/video2")
+    missing = doctor.check_camera("v4l2:5", str(tmp_path))
+    assert missing.status == "fail" and "/dev/video2" in missing.en
+
+
+def test_no_camera_at_all_means_the_simulator_not_a_failure(tmp_path):
+    check = doctor.check_camera("auto", str(tmp_path))
+    assert check.status == "info" and "simulated table" in check.en
+    assert doctor.check_camera("picamera2", str(tmp_path)).status == "fail"
+
+
+def test_a_nearly_full_disk_fails(tmp_path):
+    check = doctor.check_disk(tmp_path / "not" / "yet", min_free_mb=10**12)
+    assert check.status == "fail" and "needs" in check.en
+    assert doctor.check_disk(tmp_path / "not" / "yet").status == "ok"
