@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -24,7 +25,7 @@ class Camera:
     tilt: float = 0.0
     tilt_azimuth: float = 0.0
 
-    @property
+    @cached_property
     def rotation(self) -> np.ndarray:
         """World -> camera rotation (the straight-down view, then the tilt)."""
         t, a = math.radians(self.tilt), math.radians(self.tilt_azimuth)
@@ -33,7 +34,7 @@ class Camera:
         tilt = np.eye(3) + math.sin(t) * k + (1 - math.cos(t)) * (k @ k)
         return tilt @ _DOWN
 
-    @property
+    @cached_property
     def k(self) -> np.ndarray:
         return np.array(
             [[self.focal, 0, self.width / 2], [0, self.focal, self.height / 2], [0, 0, 1.0]]

@@ -39,8 +39,37 @@ def add_glare(img: np.ndarray, dice, cam: Camera, rng) -> None:
         img[cy0:cy1, cx0:cx1] += spot[..., None]
 
 
-def finish(img: np.ndarray, c: dict, rng) -> np.ndarray:
-    """Lighting falloff, white balance, blur, sensor noise and compression: float BGR -> uint8."""
+def finish(img: np.ndarray, c: dict, rng) -> tuple[np.ndarray, bytes | None]:
+    """Lighting falloff, white balance, blur, sensor noise and compression: float BGR -> uint8,
+    and the JPEG file's bytes when compressed (decoding them gives exactly the image).
+    An image drawn smaller than the frame is treated at its size, then enlarged: its noise is
+    coarser than a pixel, like a phone's denoised 12 MP photo, and it costs little more than 3 MP."""
+    w, h = c["frame"]
+    rh, rw = img.shape[:2]
+    scale = rw / w
+    _light_field(img, c, rng)
+    if c["blur"] > 0:
+        img = cv2.GaussianBlur(img, (0, 0), max(0.3, c["blur"] * scale))
+    if c["noise"] > 0:
+        # Shot noise grows with brightness: sigma from 0.6 n (black) to 1.4 n (white).
+        sigma = cv2.addWeighted(img, 0.8 * c["noise"] / 255, img, 0.0, 0.6 * c["noise"])
+        # Luminance noise per pixel, colour noise at half resolution (demosaicing smears it).
+        luma = randn((rh, rw), rng)
+        chroma = cv2.resize(randn(((rh + 1) // 2, (rw + 1) // 2, 3), rng) * 0.6, (rw, rh))
+        noise = cv2.add(chroma, cv2.merge([luma] * 3))
+        cv2.multiply(noise, sigma, dst=noise)
+        cv2.add(img, noise, dst=img)
+    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
+    if (rh, rw) != (h, w):
+        out = cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
+    if c["jpeg"]:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(c["jpeg"])])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR), buf.tobytes()
+    return out, None
+
+
+def _light_field(img: np.ndarray, c: dict, rng) -> None:
+    """Uneven light (a gradient and a vignette), exposure and white balance, in place."""
     h, w = img.shape[:2]
     sh, sw = max(2, h // 16), max(2, w // 16)
     yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
@@ -49,20 +78,5 @@ def finish(img: np.ndarray, c: dict, rng) -> np.ndarray:
     field = 1 + c["light_gradient"] * 2 * (xx * math.cos(ang) + yy * math.sin(ang))
     field *= (1 - c["vignette"] * (xx * xx + yy * yy) * 2) * c["exposure"]
     gains = 1 + np.array(c["colour_cast"], np.float32)
-    field3 = cv2.resize(
-        cv2.merge([field * g for g in gains]), (w, h), interpolation=cv2.INTER_LINEAR
-    )
-    cv2.multiply(img, field3, dst=img)
-    if c["blur"] > 0:
-        img = cv2.GaussianBlur(img, (0, 0), c["blur"])
-    if c["noise"] > 0:
-        # Shot noise grows with brightness: sigma from 0.6 n (black) to 1.4 n (white).
-        sigma = cv2.addWeighted(img, 0.8 * c["noise"] / 255, img, 0.0, 0.6 * c["noise"])
-        noise = randn(img.shape, rng)
-        cv2.multiply(noise, sigma, dst=noise)
-        cv2.add(img, noise, dst=img)
-    out = np.clip(img, 0, 255, out=img).astype(np.uint8)
-    if c["jpeg"]:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(c["jpeg"])])
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return out
+    field3 = cv2.merge([field * g for g in gains])
+    cv2.multiply(img, cv2.resize(field3, (w, h), interpolation=cv2.INTER_LINEAR), dst=img)

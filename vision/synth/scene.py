@@ -38,6 +38,7 @@ DIE_SIDE_MM = {"pips": 16.0, "strike": 16.0, "detrak": 18.0}
 ARENA_AXES_MM = (125.0, 95.0)  # semi-axes of the Strike box's oval (a choice, see the docs)
 ARENA_RIM_MM = 14.0
 MAX_TEXTURE_PX = 5_000_000
+RENDER_MAX_PX = 3_200_000  # larger frames are drawn at this size and enlarged
 TEXTURE_SCALE = 0.8  # table texture pixels per image pixel at the nadir: grain a little soft
 
 
@@ -49,6 +50,7 @@ class TruthDie:
     size: float
     in_arena: bool | None
     cocked: bool
+    visible: float = 1.0  # share of the top face not hidden by a die nearer the camera
 
     def to_json(self) -> dict:
         return {
@@ -58,6 +60,7 @@ class TruthDie:
             "size": round(self.size, 2),
             "in_arena": self.in_arena,
             "cocked": self.cocked,
+            "visible": round(self.visible, 3),
         }
 
 
@@ -67,6 +70,7 @@ class Scene:
     dice: list[TruthDie]
     arena: dict | None
     conditions: dict = field(default_factory=dict)
+    jpeg: bytes | None = None  # the JPEG file itself when the scene was compressed
 
     def truth_json(self) -> dict:
         """Contract-2 shaped truth (no confidence), plus the conditions."""
@@ -83,10 +87,22 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
         raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
     c = cond_mod.resolve(kind, rng, conditions)
     side = DIE_SIDE_MM[kind]
-    cam = _camera(c, side, rng)
+    full = _camera(c, side, rng)
+    # Big frames are drawn smaller and enlarged before the sensor noise (phone photos are soft
+    # at 100 %); the truth is projected through the full-size camera, which is exact.
+    s = min(1.0, math.sqrt(RENDER_MAX_PX / (full.width * full.height)))
+    cam = Camera(
+        round(full.width * s),
+        round(full.height * s),
+        full.focal * s,
+        full.centre,
+        full.tilt,
+        full.tilt_azimuth,
+    )
+    rc = dict(c, frame=(cam.width, cam.height), die_size=c["die_size"] * s)
     light = _light(c)
-    img, arena_world = _table(kind, c, cam, rng)
-    dice = _layout(kind, c, cam, side, arena_world, rng)
+    img, arena_world = _table(kind, rc, cam, rng)
+    dice = _layout(kind, rc, cam, side, arena_world, rng)
     in_arena = [
         None if arena_world is None else bool(ellipse_level(arena_world, d.centre[:2]) < 1)
         for d in dice
@@ -95,12 +111,17 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
     order = np.argsort([-cam.depth(d.centre[None])[0] for d in dice])
     for i in order:
         draw_die(img, dice[i], cam, light, kind == "strike")
-    truth = [_truth(d, cam, in_arena[i]) for i, d in enumerate(dice)]
+    hulls = [_image_hull(d, full) for d in dice]
+    rank = {int(i): k for k, i in enumerate(order)}
+    truth = []
+    for i, d in enumerate(dice):
+        nearer = [hulls[j] for j in range(len(dice)) if rank[j] > rank[i]]
+        truth.append(_truth(d, full, in_arena[i], nearer))
     if c["glare"]:
         add_glare(img, dice, cam, rng)
-    image = finish(img, c, rng)
+    image, jpeg = finish(img, c, rng)
     keep = [t for t in truth if 0 <= t.x < c["frame"][0] and 0 <= t.y < c["frame"][1]]
-    return Scene(image, keep, _arena_image(arena_world, cam), c)
+    return Scene(image, keep, _arena_image(arena_world, full), c, jpeg)
 
 
 def _camera(c: dict, side: float, rng) -> Camera:
@@ -176,11 +197,14 @@ def _layout(kind, c, cam: Camera, side, arena, rng):
         u, v = cam.project(np.array([[xy[0], xy[1], side / 2]]))[0]
         return margin <= u <= w - margin and margin <= v <= h - margin
 
-    def free(d: Die, ignore: int = -1) -> bool:
+    def free(d: Die) -> bool:
+        reach = d.side * 1.75  # two half-diagonals of a cube: nearer centres may overlap
         fp = d.footprint()
         return all(
-            i == ignore or cv2.intersectConvexConvex(fp, o.footprint())[0] <= 1e-3
-            for i, o in enumerate(dice)
+            abs(o.centre[0] - d.centre[0]) > reach
+            or abs(o.centre[1] - d.centre[1]) > reach
+            or cv2.intersectConvexConvex(fp, o.footprint())[0] <= 1e-3
+            for o in dice
         )
 
     def new_die(xy, tip=0.0, yaw=None) -> Die:
@@ -343,15 +367,21 @@ def _px(d: Die, cam: Camera) -> float:
     return d.side * cam.scale_at(d.centre)
 
 
-def _truth(d: Die, cam: Camera, in_arena) -> TruthDie:
+def _image_hull(d: Die, cam: Camera) -> np.ndarray:
+    return cv2.convexHull(cam.project(d.corners()).astype(np.float32)).reshape(-1, 2)
+
+
+def _truth(d: Die, cam: Camera, in_arena, nearer: list[np.ndarray]) -> TruthDie:
     if d.cocked:
         x, y = cam.project(d.centre[None])[0]
         return TruthDie(None, float(x), float(y), _px(d, cam), in_arena, True)
     top = d.world(np.array([[-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1.0]]))
-    quad = cam.project(top)
+    quad = cam.project(top).astype(np.float32)
     x, y = cam.project(d.top_centre()[None])[0]
-    area = abs(cv2.contourArea(quad.astype(np.float32)))
-    return TruthDie(d.face, float(x), float(y), math.sqrt(area), in_arena, False)
+    area = abs(cv2.contourArea(quad))
+    hidden = sum(cv2.intersectConvexConvex(quad, h)[0] for h in nearer)
+    visible = float(np.clip(1 - hidden / max(area, 1e-6), 0, 1))
+    return TruthDie(d.face, float(x), float(y), math.sqrt(area), in_arena, False, visible)
 
 
 def _arena_image(arena, cam: Camera) -> dict | None:
