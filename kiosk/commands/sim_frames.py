@@ -20,7 +20,8 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1280x960, not {text!r}")
+        message = f"expected WIDTHxHEIGHT such as 1280x960, not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
     if not (64 <= w <= 4096 and 64 <= h <= 4096):
         raise argparse.ArgumentTypeError(f"size {text}: each side must be 64..4096 pixels")
     return w, h
