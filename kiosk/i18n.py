@@ -76,6 +76,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Tap a die to correct its face, then confirm",
     },
     "reroll": {"fr": "Relancer le dé", "en": "Re-roll the die"},
+    "reason_cocked": {"fr": "Un dé est cassé (penché)", "en": "A die is cocked"},
+    "reason_low_confidence": {"fr": "Lecture incertaine", "en": "Unsure reading"},
+    "reason_bad_count": {
+        "fr": "Ce nombre de dés est impossible",
+        "en": "This number of dice cannot be",
+    },
     "reroll_notice": {"fr": "Relancez le dé douteux", "en": "Re-roll the doubtful die"},
     "proposed": {"fr": "Lecture proposée", "en": "Proposed reading"},
     "camera": {"fr": "Caméra", "en": "Camera"},

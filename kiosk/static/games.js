@@ -89,7 +89,7 @@ G.history = function (snap) {
 G.check = function (snap) {
   const check = snap.check;
   const box = K.el("div", { class: "check" }, K.el("h2", {}, "⚠ " + K.t("check_title")));
-  box.append(K.el("p", {}, check.reasons.join(" · ")));
+  box.append(K.el("p", {}, check.reasons.map((r) => (K.strings[r] ? K.t(r) : r)).join(" · ")));
   const picker = K.el("div", { class: "picker" });
   const choose = (index) => {
     picker.replaceChildren(...check.faces.map((face) => K.el("button",

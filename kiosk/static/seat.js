@@ -13,6 +13,7 @@ K.actionsUrl = `/api/seats/${SEAT}/actions`;
 K.canAct = false; // the seat's own buttons are drawn by G.seat
 
 function draw(snap) {
+  document.body.dataset.seq = snap.seq;
   $("lang").textContent = K.t("language");
   K.showNotices(snap);
   if (!snap.game) {

@@ -31,6 +31,7 @@ function drawQr(snap) {
 }
 
 function draw(snap) {
+  document.body.dataset.seq = snap.seq; // lets tools and tests see which state is drawn
   K.canAct = snap.viewer !== "public";
   $("lang").textContent = K.t("language");
   $("history-title").textContent = K.t("history");
