@@ -43,7 +43,7 @@ def test_strike_gathering_without_a_throw_is_no_throw():
 def test_strike_more_dice_than_can_be_goes_to_check():
     decision = decide(_state(*STRIKE_MID), [_die(2), _die(3), _die(4), _die(6)])
     assert decision.kind == "check"
-    assert "count_impossible" in decision.reasons
+    assert "bad_count" in decision.reasons
     assert decision.line["arena"] == [2, 3, 4, 6]
 
 
@@ -97,3 +97,13 @@ def test_knister_roll_not_expected_while_seats_write():
 def test_phone_games_ignore_dice():
     state = _state(game="joust")
     assert decide(state, [_die(1), _die(2)]).kind == "ignore"
+
+
+def test_strike_die_flying_out_without_changing_the_arena_is_a_throw():
+    state = _state(*STRIKE_MID)
+    still = [_die(3), _die(5), _die(2, in_arena=False)]
+    assert decide(state, still, out_baseline=None).kind == "ignore"
+    assert decide(state, still, out_baseline=1).kind == "ignore"
+    flew = decide(state, [*still, _die(6, in_arena=False)], out_baseline=1)
+    assert flew.kind == "submit"
+    assert flew.line == {"act": "throw", "seat": 0, "arena": [3, 5]}

@@ -16,10 +16,10 @@ from kiosk.controllers.decision import CONFIDENT, REASONS, Decision, ignore
 DICE_KIND = {"strike": "strike", "knister": "pips", "detrak": "detrak"}
 
 
-def decide(state: State, dice: list[dict[str, Any]]) -> Decision:
+def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = None) -> Decision:
     name = state.game.name
     if name == "strike":
-        return strike.decide(state, dice)
+        return strike.decide(state, dice, out_baseline)
     if name in ("knister", "detrak"):
         return pair_dice.decide(state, dice)
     return ignore("not_expected", dice)

@@ -18,7 +18,7 @@ CONFIDENT = 0.9
 # the CLI and logs.
 REASONS = {
     "low_confidence": ("lecture incertaine", "unsure reading"),
-    "count_impossible": ("plus de dés qu'il ne peut y en avoir", "more dice than there can be"),
+    "bad_count": ("plus de dés qu'il ne peut y en avoir", "more dice than there can be"),
     "wrong_dice_count": ("il faut exactement deux dés", "exactly two dice are needed"),
     "cocked": ("un dé est cassé : relancez-le", "a die is cocked: throw it again"),
     "unreadable": ("un dé est illisible", "a die cannot be read"),

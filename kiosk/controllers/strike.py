@@ -2,7 +2,9 @@
 
 The camera reports every die it sees; the engine's arena is what the record says is there. A reading
 whose arena equals the engine's is no throw (the player gathered the dice, or took a pair out), so it
-is ignored; anything else while a throw is expected is the throw's outcome.
+is ignored — unless more dice now lie outside the arena than at the last still moment after the
+record changed (`out_baseline`): then a die was thrown and flew out, changing nothing inside.
+Anything else while a throw is expected is the throw's outcome.
 """
 
 from __future__ import annotations
@@ -22,8 +24,17 @@ def _same_arena(faces: list[Any], state: State) -> bool:
     return Counter(faces) == Counter(state.view()["arena"])
 
 
-def decide(state: State, dice: list[dict[str, Any]]) -> Decision:
-    """The decision for one settled reading (contract-2 dice dicts) in this Strike state."""
+def outside(dice: list[dict[str, Any]]) -> int:
+    """How many dice lie outside the arena (thrown out, or set aside beside the box)."""
+    return sum(1 for d in dice if not d.get("in_arena", True))
+
+
+def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = None) -> Decision:
+    """The decision for one settled reading (contract-2 dice dicts) in this Strike state.
+
+    out_baseline: dice seen outside the arena at the last still moment since the record last
+    changed, or None when there was none yet (that moment becomes the baseline).
+    """
     inside = _arena_dice(dice)
     faces = [d.get("face") for d in inside]
     request = state.dice()
@@ -31,7 +42,8 @@ def decide(state: State, dice: list[dict[str, Any]]) -> Decision:
         return ignore("not_expected", dice)
     if any(d.get("cocked") for d in inside):
         return reroll(dice)
-    if request.act == "throw" and _same_arena(faces, state):
+    flew_out = out_baseline is not None and outside(dice) > out_baseline
+    if request.act == "throw" and _same_arena(faces, state) and not flew_out:
         return ignore("no_change", dice)
     if request.act == "start":
         line: dict[str, Any] = {"act": "start", "arena": faces}
@@ -41,11 +53,11 @@ def decide(state: State, dice: list[dict[str, Any]]) -> Decision:
         room = len(state.view()["arena"]) + request.count
     reasons = doubts(inside)
     if len(inside) > room or (request.act == "start" and len(inside) != 1):
-        reasons.append("count_impossible")
+        reasons.append("bad_count")
     if reasons:
         return check(line, reasons, dice)
     try:
         state.apply(state.game.parse_action(line))
     except (BadRecord, IllegalAction):
-        return check(line, ["count_impossible"], dice)
+        return check(line, ["bad_count"], dice)
     return submit(line, dice)

@@ -1,0 +1,198 @@
+"""Camera → watcher → reader → controller → table: the path a die takes to the record.
+
+One `CameraLoop.step()` reads one frame, feeds it to the watcher and, when the scene has settled,
+hands the voted reading to the game's controller. What the controller decides goes to the table:
+a sure action is submitted, a doubt opens a check («À vérifier»), a cocked die asks for a re-roll,
+dice moving when none are expected are ignored and the page says so. `run()` loops in a thread for
+`arbitre run`; the demo calls `step()` itself so a seed replays the same game.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from kiosk.controllers import DICE_KIND, Decision, decide
+from kiosk.controllers.strike import outside
+from kiosk.table import Table
+
+log = logging.getLogger(__name__)
+
+PREVIEW_WIDTH = 800  # the arena picture sent to the pages
+PREVIEW_EVERY_S = 0.25
+LOST_BACKOFF_S = (0.2, 0.5, 1.0, 2.0)
+
+
+@dataclass
+class LoopStats:
+    frames: int = 0
+    settled: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+    camera_lost: int = 0
+
+
+class CameraLoop:
+    """Reads a frame source for the table; `frame_time` gives each frame's time in seconds."""
+
+    def __init__(
+        self,
+        table: Table,
+        camera: Any,
+        *,
+        calibration: Any = None,
+        reader: Callable[..., Any] | None = None,
+        frame_time: Callable[[], float] = time.monotonic,
+        on_decision: Callable[[Decision], None] | None = None,
+        settle_s: float = 0.4,
+        votes: int = 3,
+    ) -> None:
+        self.table = table
+        self.camera = camera
+        self.calibration = calibration
+        self.reader = reader
+        self.frame_time = frame_time
+        self.on_decision = on_decision
+        self.settle_s, self.votes = settle_s, votes
+        self.stats = LoopStats()
+        self._watcher: Any = None
+        self._kind: str | None = None
+        self._armed = False  # a motion was seen since the last dice action
+        self._out_baseline: int | None = (
+            None  # dice outside the arena, still, since the record moved
+        )
+        self._baseline_seq: int | None = None
+        self._last_preview = -1e9
+        self._stop = threading.Event()
+        self._lost = 0
+
+    # --- one frame -----------------------------------------------------------------------
+    def step(self) -> Decision | None:
+        frame = self.camera.read()
+        if frame is None:
+            return self._camera_lost()
+        self._lost = 0
+        self.stats.frames += 1
+        t = self.frame_time()
+        watcher = self._watcher_for_game()
+        if watcher is None:
+            return None
+        event = watcher.feed(frame, t)
+        if t - self._last_preview >= PREVIEW_EVERY_S:
+            self._preview(frame, watcher)
+            self._last_preview = t
+        if event is None:
+            return None
+        if event.kind == "moving":
+            self._armed = True
+            return None
+        self.stats.settled += 1
+        dice = event.readings.to_json()["dice"]
+        self._preview(frame, watcher, dice)
+        return self._decide(frame, dice)
+
+    def _watcher_for_game(self) -> Any:
+        state = self.table.state
+        kind = DICE_KIND.get(state.game.name) if state is not None else None
+        if kind != self._kind:
+            self._kind = kind
+            self._watcher = self._new_watcher(kind) if kind else None
+        return self._watcher
+
+    def _new_watcher(self, kind: str) -> Any:
+        from vision import Watcher
+
+        options: dict[str, Any] = {"settle_s": self.settle_s, "votes": self.votes}
+        if self.reader is not None:
+            options["reader"] = self.reader
+        arena = "auto" if kind == "strike" else "none"
+        return Watcher(kind, calibration=self.calibration, arena=arena, **options)
+
+    def _decide(self, frame: np.ndarray, dice: list[dict[str, Any]]) -> Decision | None:
+        state = self.table.state
+        if state is None or self.table.pending is not None:
+            return None
+        if state.game.name != "strike" and not self._armed:
+            return None  # the dice of the last roll, still lying there
+        if self.table.seq != self._baseline_seq:
+            self._out_baseline, self._baseline_seq = None, self.table.seq
+        decision = decide(state, dice, self._out_baseline)
+        if decision.kind == "ignore":
+            self._out_baseline = outside(dice)
+        self.stats.decisions[decision.kind] = self.stats.decisions.get(decision.kind, 0) + 1
+        self._carry_out(decision, frame)
+        if self.on_decision is not None:
+            self.on_decision(decision)
+        return decision
+
+    def _carry_out(self, decision: Decision, frame: np.ndarray) -> None:
+        if decision.kind == "submit":
+            try:
+                self.table.submit(decision.line, source="camera")
+                self._armed = False
+            except ValueError as err:  # the rules refused it after all: ask the players
+                self.table.propose(decision.line, [str(err)], _jpeg(frame), decision.dice)
+        elif decision.kind == "check":
+            self.table.propose(
+                decision.line or {}, list(decision.reasons), _jpeg(frame), decision.dice
+            )
+            self._armed = False
+        elif decision.kind == "reroll":
+            self.table.notice("reroll_notice")
+        elif decision.reasons and decision.reasons[0] == "not_expected":
+            self.table.notice("dice_moved_off_turn")
+
+    # --- the picture and lost cameras ----------------------------------------------------
+    def _preview(self, frame: np.ndarray, watcher: Any, dice: list | None = None) -> None:
+        if dice is None:
+            last = getattr(watcher, "last", None)
+            dice = last.to_json()["dice"] if last is not None and watcher.state == "settled" else []
+        scale = min(1.0, PREVIEW_WIDTH / frame.shape[1])
+        small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        scaled = [_scaled(d, scale) for d in dice]
+        self.table.set_frame(_jpeg(small), scaled)
+
+    def _camera_lost(self) -> None:
+        self.stats.camera_lost += 1
+        if self._lost == 0:
+            self.table.notice("camera_lost")
+        self._lost += 1
+        if not self._stop.is_set():
+            self._stop.wait(LOST_BACKOFF_S[min(self._lost, len(LOST_BACKOFF_S)) - 1])
+        return None
+
+    # --- the thread ----------------------------------------------------------------------
+    def run(self, fps: float = 30.0, before_frame: Callable[[], None] | None = None) -> None:
+        """Loop until stop(); paces to `fps` (a real camera blocks in read() anyway)."""
+        period = 1.0 / fps
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                if before_frame is not None:
+                    before_frame()
+                self.step()
+            except Exception:  # one bad frame or reading must not stop the table
+                log.exception("camera loop: frame skipped")
+            self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+
+    def stop(self) -> None:
+        self._stop.set()
+
+
+def _scaled(die: dict[str, Any], scale: float) -> dict[str, Any]:
+    out = dict(die)
+    for key in ("x", "y", "size"):
+        if isinstance(out.get(key), int | float):
+            out[key] = out[key] * scale
+    return out
+
+
+def _jpeg(frame: np.ndarray, quality: int = 80) -> bytes:
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return data.tobytes() if ok else b""
