@@ -358,9 +358,9 @@ def _auto(**sim_options: Any) -> FrameSource:
     return _sim(None, **sim_options)
 
 
-def _sim(game: str | None, **options: Any) -> FrameSource:
+def _sim(which: str | None, **options: Any) -> FrameSource:
     from vision.sim import SimCamera
 
-    if game:
-        options["game"] = game
+    if which:
+        options["game"] = which
     return SimCamera(**options)
