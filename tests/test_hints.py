@@ -35,7 +35,7 @@ def _knister_with_empty(empty, seed=1):
 def test_knister_baseline_is_the_exact_expectation_under_random_fill(s7):
     empty = [(0, 0), (2, 2), (4, 1)]
     state = _knister(_knister_with_empty(empty), 7, s7)
-    ranked = hints.rank(state, 0)
+    ranked = hints.rank(state, 0, lookahead=0)
     assert {h.action.cell for h in ranked} == set(empty)
     for hint in ranked:
         rest = [c for c in empty if c != hint.action.cell]
@@ -76,7 +76,7 @@ def test_detrak_baseline_is_exact_and_counts_cells_left_isolated_as_holes(rules)
     empty = [(4, 2), (4, 3), (4, 4), (0, 3), (1, 3)]
     state = _detrak(_detrak_with_empty(empty), ("circle", "bars"), rules=rules)
     options = state.game.options
-    ranked = hints.rank(state, 0)
+    ranked = hints.rank(state, 0, lookahead=0)
     assert len(ranked) == len(placements(state, 0)) == 2 * len(empty_pairs(state.sheets[0]))
     for hint in ranked:
         sheet = state.sheets[0]
@@ -93,6 +93,54 @@ def test_detrak_baseline_is_exact_and_counts_cells_left_isolated_as_holes(rules)
         assert hint.expected == pytest.approx(exact), hint.action
 
 
+def test_knister_lookahead_is_exact_for_the_play_it_assumes():
+    # Three cells left: write 7 now, the next sum where the baseline says, the last one at random.
+    empty = [(0, 0), (2, 2), (4, 1)]
+    state = _knister(_knister_with_empty(empty, seed=3), 7)
+    ranked = hints.rank(state, 0)
+    assert all(h.method == "one-roll-lookahead" for h in ranked)
+    for hint in ranked:
+        sheet = write(state.sheets[0], hint.action.cell, 7)
+        rest = [c for c in empty if c != hint.action.cell]
+
+        def random_last(s, cell):
+            return sum(p * knister_score.score(write(s, cell, u)) for u, p in SUM_P.items())
+
+        exact = sum(
+            p * max(random_last(write(sheet, a, t), b) for a, b in (rest, rest[::-1]))
+            for t, p in SUM_P.items()
+        )
+        assert hint.expected == pytest.approx(exact)
+    assert [h.expected for h in ranked] == sorted((h.expected for h in ranked), reverse=True)
+
+
+def test_detrak_lookahead_is_exact_for_the_play_it_assumes():
+    # Four cells left in a 2x2 block: after this roll a domino remains, filled by the next roll
+    # in its best orientation.
+    empty = [(3, 3), (3, 4), (4, 3), (4, 4)]
+    state = _detrak(_detrak_with_empty(empty, seed=5), ("circle", "cross"), rules="gigamic")
+    options = state.game.options
+    ranked = hints.rank(state, 0, lookahead=100)
+    assert len(ranked) == 8 and all(h.method == "one-roll-lookahead" for h in ranked)
+    for hint in ranked:
+        sheet = state.sheets[0]
+        for cell, die in zip(hint.action.cells, state.roll, strict=True):
+            sheet = write(sheet, cell, die)
+        ((x, y),) = empty_pairs(sheet)
+        exact = (
+            sum(
+                max(
+                    detrak_score.score(write(write(sheet, x, a), y, b), options, final=True),
+                    detrak_score.score(write(write(sheet, x, b), y, a), options, final=True),
+                )
+                for a in SYMBOLS
+                for b in SYMBOLS
+            )
+            / 36
+        )
+        assert hint.expected == pytest.approx(exact), hint.action
+
+
 def test_rank_refuses_a_seat_with_nothing_to_write():
     state = new_game({"game": "knister", "players": ["A", "B"]}).initial_state()
     with pytest.raises(IllegalAction, match="seat 0 has nothing to write now"):
@@ -104,13 +152,13 @@ def test_monte_carlo_refines_the_best_few_reproducibly():
     first = hints.rank(state, 0, rollouts=6, top=3, rng=random.Random(9))
     again = hints.rank(state, 0, rollouts=6, top=3, rng=random.Random(9))
     assert [h.to_json() for h in first] == [h.to_json() for h in again]
-    assert [h.method for h in first] == ["monte-carlo"] * 3 + ["exact-random-fill"] * 12
+    assert [h.method for h in first] == ["monte-carlo"] * 3 + ["one-roll-lookahead"] * 12
     assert first[0].expected >= first[1].expected >= first[2].expected
     detrak = _detrak(
         _detrak_with_empty([(r, c) for r in range(2, 5) for c in range(5)]), ("hash", "hash")
     )
     refined = hints.rank(detrak, 0, rollouts=3, top=2, rng=random.Random(1))
-    assert [h.method for h in refined[:3]] == ["monte-carlo", "monte-carlo", "exact-random-fill"]
+    assert [h.method for h in refined[:3]] == ["monte-carlo", "monte-carlo", "one-roll-lookahead"]
     assert all(isinstance(h.action, Place) for h in refined)
 
 
