@@ -76,11 +76,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Tap a die to correct its face, then confirm",
     },
     "reroll": {"fr": "Relancer le dé", "en": "Re-roll the die"},
-    "reason_cocked": {"fr": "Un dé est cassé (penché)", "en": "A die is cocked"},
-    "reason_low_confidence": {"fr": "Lecture incertaine", "en": "Unsure reading"},
-    "reason_bad_count": {
-        "fr": "Ce nombre de dés est impossible",
-        "en": "This number of dice cannot be",
+    # reasons of a check, as the camera controllers (kiosk/controllers) name them
+    "cocked": {"fr": "Un dé est cassé (penché)", "en": "A die is cocked"},
+    "unreadable": {"fr": "Un dé est illisible", "en": "A die cannot be read"},
+    "low_confidence": {"fr": "Lecture incertaine", "en": "Unsure reading"},
+    "bad_count": {"fr": "Ce nombre de dés est impossible", "en": "This number of dice cannot be"},
+    "wrong_dice_count": {"fr": "Pas le bon nombre de dés", "en": "Not the right number of dice"},
+    "camera_lost": {"fr": "Caméra perdue : reconnexion…", "en": "Camera lost: reconnecting…"},
+    "new_game_scan": {
+        "fr": "Une nouvelle partie a commencé : scannez à nouveau le QR code de votre place",
+        "en": "A new game started: scan your seat's QR code again",
     },
     "reroll_notice": {"fr": "Relancez le dé douteux", "en": "Re-roll the doubtful die"},
     "proposed": {"fr": "Lecture proposée", "en": "Proposed reading"},

@@ -85,6 +85,12 @@ K.connect = function (onSnapshot) {
     if (dot) dot.className = "link up";
     onSnapshot(K.snap);
   });
+  source.addEventListener("gone", () => {
+    source.close();
+    if (dot) dot.className = "link down";
+    K.toast(K.t("new_game_scan"), true);
+    if (K.onGone) K.onGone();
+  });
   source.onerror = () => {
     if (dot) dot.className = "link down";
   };

@@ -34,6 +34,7 @@ function draw(snap) {
 }
 
 K.redraw = () => K.snap && draw(K.snap);
+K.onGone = () => $("seat").replaceChildren(K.el("p", { class: "big-text bad" }, K.t("new_game_scan")));
 
 (async function start() {
   await K.loadStrings();
