@@ -34,7 +34,7 @@ class LinkTiming:
     hello_every: float = 0.2
     ack_timeout: float = 0.3  # the ring state is sent again when not acknowledged by then
     backoff_min: float = 0.1  # first wait before looking for the port again
-    backoff_max: float = 2.0  # the wait doubles up to this
+    backoff_max: float = 1.5  # the wait doubles up to this: a replug is seen within 2 s
     read_timeout: float = 0.02
 
 
