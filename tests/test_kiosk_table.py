@@ -202,3 +202,19 @@ def _board_of(text: str) -> dict:
     data = json.loads(text.split("data: ", 1)[1]) if text.startswith("retry") else json.loads(text)
     state = data.get("state", data)
     return state.get("board", {})
+
+
+def test_a_seat_stream_ends_when_another_game_starts(table) -> None:
+    from kiosk.routes.events import GONE, _stream
+
+    async def follow() -> list[str]:
+        queue, first = table.subscribe(asyncio.get_running_loop())
+        stream = _stream(table, 1, queue, first, None, table.game_id)
+        got = [await anext(stream), await anext(stream)]  # retry, snapshot
+        threading.Thread(target=table.new_game, args=(HEADER,)).start()
+        got += [msg async for msg in stream]
+        return got
+
+    messages = asyncio.run(asyncio.wait_for(follow(), 5))
+    assert messages[1].startswith("id: ") and '"seat": 1' in messages[1]
+    assert messages[2:] == [GONE]
