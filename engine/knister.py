@@ -164,6 +164,7 @@ class KnisterState(RollWriteState):
             "round": self.round,
             "rounds": self.game.options["rounds"],
             "rolls": self.rolled,
+            "rolls_left": ROLLS_PER_ROUND - self.rolled,
             "round_scores": [list(r) for r in self.past] + [self.round_scores()],
             "lines": [knister_score.breakdown(s, self.straight_without_7) for s in self.sheets],
         }
