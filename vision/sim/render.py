@@ -164,9 +164,7 @@ class Renderer:
         k = 2 * soft + 1
         mask = cv2.GaussianBlur(mask, (k, k), 0)
         strength = 0.5 * max(0.3, 1.0 - height / 120.0)
-        roi = img[y0:y1, x0:x1]
-        factor = 1.0 - strength * mask.astype(np.float32)[..., None] / 255.0
-        roi[:] = (roi * factor).astype(np.uint8)
+        _darken(img[y0:y1, x0:x1], mask, strength)
 
     # --- the hand ------------------------------------------------------------------------
     def _hand_points(self, hand) -> tuple[np.ndarray, np.ndarray, float]:
@@ -204,9 +202,7 @@ class Renderer:
             return
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         self._hand_shape(mask, px - (x0, y0), self.optics.scale_at(*palm[:2]), 255)
-        sub = cv2.blur(mask, (31, 31))
-        roi = img[y0:y1, x0:x1]
-        roi[:] = (roi * (1.0 - 0.35 * sub.astype(np.float32)[..., None] / 255.0)).astype(np.uint8)
+        _darken(img[y0:y1, x0:x1], cv2.blur(mask, (31, 31)), 0.35)
 
     def _hand(self, img: np.ndarray, hand) -> None:
         pts, palm, h = self._hand_points(hand)
@@ -214,6 +210,12 @@ class Renderer:
         scale = self.optics.scale_at(palm[0], palm[1], h)
         colour = tuple(float(c) for c in np.array(SKIN, np.float32) * self.look.gains)
         self._hand_shape(img, px, scale, colour)
+
+
+def _darken(roi: np.ndarray, mask: np.ndarray, strength: float) -> None:
+    """Shadow: scale the pixels under `mask` (0..255) down by up to `strength`, in place."""
+    factor = cv2.convertScaleAbs(mask, alpha=-strength, beta=255)
+    cv2.multiply(roi, cv2.cvtColor(factor, cv2.COLOR_GRAY2BGR), dst=roi, scale=1 / 255)
 
 
 def _bounds(px: np.ndarray, shape, pad: int) -> tuple[int, int, int, int]:

@@ -1,0 +1,64 @@
+"""How fast the simulated table renders, on one core: frames per second while a game is played.
+
+    .venv/bin/python bench/bench_sim.py [--size 1280x960] [--seconds 60] [--game strike]
+
+Plays the game through the driver (throws, knocks, the hand, gathering, pairs taken, dice set
+aside), renders every frame, and reports frames per second overall, the slowest 1% of frames, and
+the time to build a table (background, textures, noise tiles). OpenCV is held to one thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import cv2  # noqa: E402
+
+from vision.sim import SimCamera  # noqa: E402
+from vision.sim.drivers import game_for  # noqa: E402
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--size", default="1280x960")
+    p.add_argument("--seconds", type=float, default=60.0, help="simulated seconds to play")
+    p.add_argument("--game", default="strike", choices=("strike", "knister", "detrak"))
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    w, h = (int(v) for v in args.size.split("x"))
+    start = time.perf_counter()
+    cam = SimCamera(args.game, seed=args.seed, size=(w, h), players=3)
+    setup = time.perf_counter() - start
+    events = game_for(cam, seed=args.seed)
+    times, dice_seen, moving_frames = [], 0, 0
+    frames = int(args.seconds * cam.fps)
+    while len(times) < frames:
+        if cam.settled:
+            event = next(events, None)
+            if event is None or event.kind == "over":
+                cam.clear()
+                events = game_for(cam, seed=args.seed + len(times))
+        t = time.perf_counter()
+        cam.read()
+        times.append(time.perf_counter() - t)
+        truth = cam.truth()
+        dice_seen = max(dice_seen, len(truth["dice"]))
+        moving_frames += any(d["moving"] for d in truth["dice"]) or truth["hand"]
+    total = sum(times)
+    slow = sorted(times)[int(len(times) * 0.99)]
+    print(f"game {args.game}, {w}x{h}, seed {args.seed}, one OpenCV thread")
+    print(f"table built in {setup:.2f} s")
+    print(f"{len(times)} frames in {total:.2f} s: {len(times) / total:.1f} frames per second")
+    print(f"median frame {statistics.median(times) * 1000:.1f} ms, slowest 1% {slow * 1000:.1f} ms")
+    print(f"frames with motion or the hand: {moving_frames}; most dice at once: {dice_seen}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
