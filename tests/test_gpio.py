@@ -126,7 +126,13 @@ def test_the_table_button_confirms_on_a_short_press_and_undoes_when_held(board):
 def test_with_an_undo_button_the_table_button_confirms_at_once(factory):
     presses = []
     signals = GpioSignals(
-        [], [], table_pin=23, undo_pin=24, on_press=presses.append, pin_factory=factory
+        [],
+        [],
+        table_pin=23,
+        undo_pin=24,
+        hold_time=0.05,
+        on_press=presses.append,
+        pin_factory=factory,
     )
     factory.pin(23).drive_low()
     factory.pin(24).drive_low()
