@@ -177,6 +177,12 @@ class Table:
             event = self._emit("camera")
         self._tell(event)
 
+    @property
+    def last_line(self) -> dict[str, Any] | None:
+        """The record line of the last action still in force (what an undo would take back)."""
+        with self._lock:
+            return self._entries[-1]["line"] if self._entries else None
+
     def seat_of_token(self, token: str | None) -> int | None:
         """The seat a token belongs to in the current game, or None."""
         if not token:

@@ -192,3 +192,49 @@ def _jpeg() -> bytes:
     for x, y in ((120, 100), (260, 140)):
         cv2.rectangle(img, (x - 20, y - 20), (x + 20, y + 20), (245, 245, 245), -1)
     return cv2.imencode(".jpg", img)[1].tobytes()
+
+
+def test_joust_stacks_on_two_phones_then_the_table_reveals(server, browser) -> None:
+    table, url = server
+    table.new_game({"game": "joust", "players": ["Ana", "Ben"]})
+    screen = browser.new_page(viewport=TABLE_SCREEN)
+    screen.goto(url + "/")
+    screen.wait_for_selector(".track")
+    phones = [browser.new_page(viewport=PHONE) for _ in range(2)]
+    orders = [[6, 1, 5, 2, 4, 3], [2, 3, 1, 6, 5, 4]]
+    for seat, phone in enumerate(phones):
+        phone.goto(seat_url(url, seat))
+        for card in orders[seat]:
+            phone.click(f".seat-joust button.big-card >> text='{card}'")
+        if seat == 0:
+            phone.screenshot(path=str(ARTIFACTS / "seat0-joust-stack-375x667.png"))
+        phone.click(".seat-joust button.go")
+    screen.click(".joust button.go")  # «Révéler» on the table's screen
+    screen.wait_for_function("() => document.querySelectorAll('.played .card').length === 2")
+    assert [c.strip() for c in screen.locator(".played .card").all_inner_texts()] == ["6", "2"]
+    phones[1].wait_for_function("() => document.body.dataset.seq === '3'")
+    # seat 1's phone shows its own remaining stack, never seat 0's
+    stack = phones[1].locator(".seat-joust > .cards .card").all_inner_texts()
+    assert [int(c) for c in stack] == orders[1][1:]
+    screen.screenshot(path=str(ARTIFACTS / "table-joust-800x480.png"))
+    phones[1].screenshot(path=str(ARTIFACTS / "seat1-joust-375x667.png"))
+    for page in (screen, *phones):
+        page.close()
+
+
+def test_stratego_setup_on_a_phone_with_random_fill(server, browser) -> None:
+    table, url = server
+    table.new_game({"game": "stratego", "players": ["Ana", "Ben"]})
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(seat_url(url, 1))
+    phone.wait_for_selector(".seat-stratego .board")
+    phone.click(".seat-stratego button:not(.go) >> nth=-1")  # «Placement au hasard»
+    phone.click('.board [data-sq="a7"]')
+    phone.click('.board [data-sq="j10"]')  # swap two pieces
+    phone.screenshot(path=str(ARTIFACTS / "seat1-stratego-setup-375x667.png"))
+    before = phone.locator('.board [data-sq="j10"]').inner_text()
+    phone.click(".seat-stratego button.go")
+    phone.wait_for_function("() => document.body.dataset.seq === '1'")
+    board = table.state.view(None)["board"]
+    assert board["j10"] == [1, before] and sum(1 for p in board.values() if p[0] == 1) == 40
+    phone.close()

@@ -204,6 +204,15 @@ def test_undo_last_placement_but_never_dice(client, started, admin) -> None:
     assert client.post("/api/undo", json={"seq": 2}, headers=admin).status_code == 409
 
 
+def test_a_seat_undoes_only_its_own_placement(client, started, admin) -> None:
+    client.post("/api/actions", json={"act": "roll", "dice": [1, 2]}, headers=admin)
+    client.post("/api/actions", json={"act": "place", "seat": 1, "cell": 3}, headers=admin)
+    r = client.post("/api/undo", headers=seat_headers(started, 0))
+    assert r.status_code == 403 and "its own" in r.json()["detail"]
+    r = client.post("/api/undo", headers=seat_headers(started, 1))
+    assert r.status_code == 200 and r.json()["sheets"][1][3] is None
+
+
 def test_record_download_and_import(client, started, admin) -> None:
     play_round(lambda line: client.post("/api/actions", json=line, headers=admin), 1, 2, (0, 1))
     r = client.get("/api/record", headers=admin)

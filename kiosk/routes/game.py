@@ -124,6 +124,9 @@ def undo(table: TableDep, access: AccessDep, body: dict[str, Any] | None = None)
     if not access.may_act:
         raise HTTPException(403, "scan your seat's QR code, or give the table PIN, to play")
     _, seq = split_line(body or {})
+    last = table.last_line or {}
+    if access.seat is not None and last.get("seat") != access.seat:
+        raise HTTPException(403, f"seat {access.seat} may only take back its own placement")
     judged(table.undo, seq=seq, source="phone" if access.seat is not None else "kiosk")
     return table.view(access.viewer)
 

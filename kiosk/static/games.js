@@ -91,11 +91,14 @@ G.check = function (snap) {
   const box = K.el("div", { class: "check" }, K.el("h2", {}, "⚠ " + K.t("check_title")));
   box.append(K.el("p", {}, check.reasons.map((r) => (K.strings[r] ? K.t(r) : r)).join(" · ")));
   const picker = K.el("div", { class: "picker" });
+  // the die being fixed survives redraws (other events may arrive while a player chooses)
   const choose = (index) => {
+    G.checkPick = { check: check.id, index };
     picker.replaceChildren(...check.faces.map((face) => K.el("button",
-      { class: "face", onclick: () => K.post("/api/check/die", { check: check.id, index, face }) },
+      { class: "face", onclick: () => { G.checkPick = null; K.post("/api/check/die", { check: check.id, index, face }); } },
       G.die(face, 56))));
   };
+  if (G.checkPick && G.checkPick.check === check.id) choose(G.checkPick.index);
   if (check.frame) {
     const wrap = K.el("div", { class: "frame-wrap" });
     const img = K.el("img", { src: "/api/check/frame.jpg?c=" + check.id, alt: "" });
@@ -142,9 +145,15 @@ G.table.strike = function (snap) {
   const root = K.el("div", { class: "strike" });
   const arena = K.el("div", { class: "arena" });
   if (snap.frame) {
-    const img = K.el("img", { src: "/api/frame.jpg?n=" + snap.frame.n, alt: K.t("arena") });
+    const img = K.el("img", { alt: K.t("arena") });
+    img.onload = () => {
+      const old = arena.querySelector(".overlay");
+      const fresh = G.overlay(img.frameDice || [], img.naturalWidth, img.naturalHeight);
+      if (old) old.replaceWith(fresh);
+      else arena.append(fresh);
+    };
     arena.append(img);
-    img.onload = () => arena.append(G.overlay(snap.frame.dice, img.naturalWidth, img.naturalHeight));
+    G.showFrame(img, snap.frame);
   } else {
     const oval = K.el("div", { class: "oval" }, st.arena.map((f) => G.die(f, "11vh")));
     arena.append(oval);
@@ -162,6 +171,19 @@ G.table.strike = function (snap) {
   side.append(K.el("div", { class: "reserve" }, K.t("out_of_game") + " : " + st.out_of_game));
   root.append(side);
   return root;
+};
+
+// A new camera picture replaces the image in place: no redraw of the page for it.
+G.showFrame = function (img, frame) {
+  img.frameDice = frame.dice;
+  img.src = "/api/frame.jpg?n=" + frame.n;
+};
+
+G.updateFrame = function (snap) {
+  const img = document.querySelector(".arena img");
+  if (!img || !snap.frame) return false;
+  G.showFrame(img, snap.frame);
+  return true;
 };
 
 G.seat.strike = function (snap, seat) {

@@ -13,6 +13,8 @@ K.actionsUrl = `/api/seats/${SEAT}/actions`;
 K.canAct = false; // the seat's own buttons are drawn by G.seat
 
 function draw(snap) {
+  if (snap.kind === "frame" && K.drawn) return; // phones do not show the camera picture
+  K.drawn = true;
   document.body.dataset.seq = snap.seq;
   $("lang").textContent = K.t("language");
   K.showNotices(snap);
@@ -28,6 +30,11 @@ function draw(snap) {
   $("status").textContent = snap.over ? K.t("game_over") : mine ? K.t("your_turn") : "";
   $("status").style.background = mine && !snap.over ? colour : "";
   $("seat").replaceChildren(G.drawSeat(snap, SEAT));
+  const last = snap.history.length ? snap.history[snap.history.length - 1].line || {} : {};
+  if (snap.undoable && last.seat === SEAT) {
+    $("seat").append(K.el("button", { class: "big undo", onclick: () => K.post("/api/undo", { seq: snap.seq }) },
+      "↶ " + K.t("undo")));
+  }
   const layer = $("check-layer");
   layer.hidden = !snap.check;
   layer.replaceChildren(...(snap.check ? [G.check(snap)] : []));

@@ -31,6 +31,9 @@ function drawQr(snap) {
 }
 
 function draw(snap) {
+  // a camera picture changes only the arena image (4 a second): no full redraw for it
+  if (snap.kind === "frame" && K.drawn && (!snap.game || snap.game.name !== "strike" || G.updateFrame(snap))) return;
+  K.drawn = true;
   document.body.dataset.seq = snap.seq; // lets tools and tests see which state is drawn
   K.canAct = snap.viewer !== "public";
   $("lang").textContent = K.t("language");
