@@ -74,15 +74,17 @@ class CameraLoop:
 
     # --- one frame -----------------------------------------------------------------------
     def step(self) -> Decision | None:
+        watcher = self._watcher_for_game()
+        if watcher is None:
+            return None  # no game, or a game without dice: nothing to look at
         frame = self.camera.read()
         if frame is None:
             return self._camera_lost()
+        if self._lost:
+            self.table.notice("camera_back")
         self._lost = 0
         self.stats.frames += 1
         t = self.frame_time()
-        watcher = self._watcher_for_game()
-        if watcher is None:
-            return None
         event = watcher.feed(frame, t)
         if t - self._last_preview >= PREVIEW_EVERY_S:
             self._preview(frame, watcher)

@@ -35,6 +35,10 @@ class SimHand:
         if decision.kind == "reroll":
             self._reroll = True
 
+    def on_reroll_request(self) -> None:
+        """The players closed a check to throw a cocked die again."""
+        self._reroll = True
+
     def step(self) -> None:
         """Called before each frame is read: act when the table is still and waits for dice."""
         state = self.table.state
@@ -97,3 +101,56 @@ class SimHand:
 def _seat(state: Any) -> int:
     turn = state.turn()
     return turn[0] if turn else 0
+
+
+class SimTableSource:
+    """A frame source for `arbitre run --camera sim`: the simulated table of the table's game.
+
+    The simulated camera shows one game's dice, so a new one is made when the table starts a
+    game of another kind; the hand plays its dice before each frame. Games without dice show no
+    camera (read() gives None and the loop idles).
+    """
+
+    name = "sim"
+
+    def __init__(self, table: Any, size: tuple[int, int] = (1280, 960), seed: int = 0) -> None:
+        self.table, self.size, self.seed = table, size, seed
+        self.cam: Any = None
+        self.hand: SimHand | None = None
+        self._for: Any = None
+
+    def _current(self) -> Any:
+        state = self.table.state
+        key = (getattr(self.table, "game_id", None), state.game.name if state else None)
+        if key != self._for:
+            self._for = key
+            self.cam = self.hand = None
+            if state is not None and state.game.name in ("strike", "knister", "detrak"):
+                from vision.sim import SimCamera
+
+                edition = state.game.options.get("edition", "2012")
+                players = min(max(state.game.num_players, 2), 5)
+                self.cam = SimCamera(
+                    game=state.game.name, seed=self.seed, size=self.size, players=players,
+                    edition=edition,
+                )  # fmt: skip
+                self.hand = SimHand(self.table, self.cam)
+        return self.cam
+
+    def now(self) -> float:
+        return self.cam.now if self.cam is not None else 0.0
+
+    def on_decision(self, decision: Decision) -> None:
+        if self.hand is not None:
+            self.hand.on_decision(decision)
+
+    def read(self) -> Any:
+        cam = self._current()
+        if cam is None:
+            return None
+        self.hand.step()
+        return cam.read()
+
+    def close(self) -> None:
+        if self.cam is not None:
+            self.cam.close()
