@@ -62,7 +62,7 @@ def _tint(shape_hw, bgr, variation: np.ndarray | None = None) -> np.ndarray:
 
 def foam(h, w, ppm, rng, colour=None):
     c = colour or FOAM_COLOURS[rng.integers(len(FOAM_COLOURS))]
-    img = _tint((h, w), c, 0.05 * _noise(h, w, 60 * ppm, rng))
+    img = _tint((h, w), c, 0.02 * _noise(h, w, 150 * ppm, rng))
     img += _grain(h, w, 7, 0.35 * ppm, rng)[..., None]
     pores = rng.random((h, w), dtype=np.float32) < 0.004
     img[pores] *= 0.6
@@ -71,7 +71,7 @@ def foam(h, w, ppm, rng, colour=None):
 
 def felt(h, w, ppm, rng):
     c = FELT_COLOURS[rng.integers(len(FELT_COLOURS))]
-    img = _tint((h, w), c, 0.06 * _noise(h, w, 40 * ppm, rng))
+    img = _tint((h, w), c, 0.04 * _noise(h, w, 80 * ppm, rng))
     fib = randn((h, w), rng) * 22
     k = max(3, int(1.2 * ppm) | 1)
     kernel = np.zeros((k, k), np.float32)
@@ -86,7 +86,7 @@ def felt(h, w, ppm, rng):
 def card(h, w, ppm, rng, grey=False):
     base = rng.uniform(130, 165) if grey else rng.uniform(225, 245)
     c = (base, base * rng.uniform(0.98, 1.0), base * rng.uniform(0.96, 1.0))
-    img = _tint((h, w), c, 0.025 * _noise(h, w, 120 * ppm, rng))
+    img = _tint((h, w), c, 0.015 * _noise(h, w, 120 * ppm, rng))
     img += _grain(h, w, 2.5, 0.3 * ppm, rng)[..., None]
     return img
 
@@ -114,7 +114,7 @@ def tray(h, w, ppm, rng):
     img = _tint((h, w), base, 0.04 * _noise(h, w, 100 * ppm, rng))
     ink = np.array([255 - c * 0.6 if sum(base) < 300 else c * 0.35 for c in base], np.float32)
     mask = np.zeros((h, w), np.uint8)
-    for _ in range(int(h * w / (ppm * ppm) / 2500) + 3):
+    for _ in range(int(h * w / (ppm * ppm) / 6000) + 3):
         x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
         r = int(rng.uniform(1.5, 12) * ppm)
         kind = rng.integers(4)
