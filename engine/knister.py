@@ -54,10 +54,14 @@ class Roll(Action):
 
 @dataclass(frozen=True)
 class Place(Action):
-    """A seat writes the current sum in one empty cell. Never undoable: the seed says a written
-    number is never crossed out nor rewritten."""
+    """A seat writes the current sum in one empty cell.
+
+    Undoable only as the table's last action, i.e. before the next roll: that mends a mis-tap on a
+    phone, which is not the seed's "rewriting a number" (once the next roll is recorded, the
+    number is there for good, as on paper)."""
 
     act: ClassVar[str] = "place"
+    undoable: ClassVar[bool] = True
     seat: int
     cell: Cell
 

@@ -51,8 +51,9 @@ def test_the_dice_pass_clockwise():
     assert state.dice() == DiceRequest(kind="pips", count=2, seat=1, act="roll")
 
 
-def test_a_written_number_is_never_taken_back():
-    assert Place.undoable is False and Roll.undoable is False
+def test_only_a_placement_can_be_taken_back_never_the_dice():
+    # The table undoes only its last action: a placement before the next roll (a mis-tap).
+    assert Place.undoable is True and Roll.undoable is False
 
 
 def test_occupied_cell_names_what_it_holds():
