@@ -197,3 +197,28 @@ def test_the_device_ignores_its_own_frames_echoed_back():
     device = Device(24, 6, 1)
     device.feed(encode_frame(host.payload(m.PONG, 0)) + encode_frame(host.payload(m.BUTTON, 3)), 0)
     assert device.host_seen is None and replies(device, 0) == []
+
+
+# -- the Pico's entry point -------------------------------------------------------------------
+def test_main_turns_ctrl_c_off_and_serves_stdin(monkeypatch):
+    import micropython
+    from arbitre_fw import pico
+
+    calls = []
+    monkeypatch.setattr(pico, "run", lambda *a, **k: calls.append((a, k)))
+    monkeypatch.setattr(micropython, "kbd_intr_char", 3)
+    pico.main()
+    assert micropython.kbd_intr_char == -1  # a 0x03 byte is data, not KeyboardInterrupt
+    ((args, kwargs),) = calls
+    assert args[0] is sys.stdin.buffer and kwargs["poll_on"] is sys.stdin
+
+
+def test_holding_button_0_at_power_up_leaves_the_repl(monkeypatch):
+    import micropython
+    from arbitre_fw import pico
+
+    monkeypatch.setitem(machine.Pin.boot_levels, pico.BUTTON_PINS[0], 0)
+    monkeypatch.setattr(pico, "run", lambda *a, **k: pytest.fail("the firmware started"))
+    monkeypatch.setattr(micropython, "kbd_intr_char", 3)
+    pico.main()
+    assert micropython.kbd_intr_char == 3

@@ -78,6 +78,14 @@ def test_the_ring_shows_the_state_and_repeating_it_changes_nothing(table):
     assert wait_for(lambda: ring_mode(table) == p.MODE_CODES["seat_out"])
 
 
+def test_bytes_0x03_and_0x00_in_a_state_go_through(table):
+    table.signals.colours = ["#030303", "#000300"]  # Ctrl-C and zero bytes in the body
+    table.signals.show(TableSignal("turn", seat=0, seats=2))
+    assert wait_for(
+        lambda: getattr(table.device.device.ring, "colours", None) == [(3, 3, 3), (0, 3, 0)]
+    )
+
+
 def test_a_button_press_arrives_once_and_is_acknowledged(table):
     table.device.press(2)
     assert wait_for(lambda: table.presses)

@@ -49,13 +49,14 @@ def _show(strip, pixels):
     strip.write()
 
 
-def run(inp, out, strip, pins, device=None, should_stop=None, wait_ms=5):
-    """Serve the host until should_stop() says so (never, on the Pico)."""
+def run(inp, out, strip, pins, device=None, should_stop=None, wait_ms=5, poll_on=None):
+    """Serve the host until should_stop() says so (never, on the Pico). poll_on: what to poll
+    for input when `inp` itself cannot be polled (the Pico's sys.stdin.buffer: poll sys.stdin)."""
     if device is None:
         device = Device(strip.n, len(pins), boot_id())
     buttons = Buttons(pins)
     poll = select.poll()
-    poll.register(inp, select.POLLIN)
+    poll.register(inp if poll_on is None else poll_on, select.POLLIN)
     shown = None
     while not (should_stop and should_stop()):
         data = _read(inp, poll, wait_ms)
@@ -85,7 +86,7 @@ def main():
         return
     micropython.kbd_intr(-1)  # a 0x03 byte is data, not Ctrl-C
     try:
-        run(sys.stdin.buffer, sys.stdout.buffer, strip, pins)
+        run(sys.stdin.buffer, sys.stdout.buffer, strip, pins, poll_on=sys.stdin)
     except Exception as err:  # noqa: BLE001 - restart rather than leave the table dark
         sys.print_exception(err)
         import time
