@@ -9,6 +9,7 @@ them, then by splitting a blob too big for one die into as many parts as dice it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -19,6 +20,7 @@ from vision.table import TableModel, learn
 WORK_SIDE = 640  # longest side of the image the dice are first looked for in
 MIN_WORK_DIE = 16.0  # dice smaller than this in the working image: look again at a finer scale
 MAX_DIE = 220.0  # the largest die side looked for, frame pixels (the issue says 150)
+BLUR_GROWTH = 1.5  # working pixels the smoothing adds to a blob's width (measured on drawn dice)
 MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
 
@@ -122,7 +124,32 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     for piece in pieces:
         for part in _split(piece, side):
             out.append(_candidate(part, scale, fg.shape))
-    return out, side
+    return _sort_out(out, side / scale if side else None), side
+
+
+def _sort_out(cands: list[Candidate], side: float | None) -> list[Candidate]:
+    """Drop the pieces that are no die: specks, and the side faces a flat die shows in perspective.
+
+    A flat die seen off-centre shows slivers of its sides next to its top face; a thin piece lying
+    against a piece that is a whole top face is such a sliver. Thick leftover pieces stay: they may
+    be the halves of a cocked die, which the reader flags.
+    """
+    if side is None:
+        return cands
+    tops = [c for c in cands if c.aspect < 1.25 and 0.7 * side < c.side < 1.35 * side]
+    keep = []
+    for c in cands:
+        if c.area < (0.4 * side) ** 2:
+            continue
+        if c in tops:
+            keep.append(c)
+            continue
+        thin = min(c.w, c.h) < 0.6 * side
+        beside = any(math.hypot(c.x - t.x, c.y - t.y) < 1.0 * side for t in tops)
+        if thin and beside:
+            continue
+        keep.append(c)
+    return keep
 
 
 def _crowded(contour: np.ndarray, side: float | None) -> bool:
@@ -222,6 +249,7 @@ def _split(contour: np.ndarray, side: float | None) -> list[np.ndarray]:
 
 def _candidate(contour: np.ndarray, scale: float, shape: tuple[int, ...]) -> Candidate:
     (x, y), (w, h), angle = cv2.minAreaRect(contour)
+    w, h = max(1.0, w - BLUR_GROWTH), max(1.0, h - BLUR_GROWTH)
     bx, by, bw, bh = cv2.boundingRect(contour)
     border = bx <= 1 or by <= 1 or bx + bw >= shape[1] - 1 or by + bh >= shape[0] - 1
     area = cv2.contourArea(contour)

@@ -14,8 +14,8 @@ import cv2
 import numpy as np
 
 PATCH = 48  # side of the normalised top-face patch, pixels
-_INNER = 0.86  # marks are looked for inside this share of the face (bevels and edges are noisy)
-_DISC = 0.56  # ...and inside this radius (share of the side), which cuts the rounded corners
+_INNER = 0.94  # marks are looked for inside this share of the patch, which shows 1.2 faces
+_DISC = 0.5  # ...and inside this radius (share of the patch's side)
 _MIN_CONTRAST = 22.0  # Lab distance below which nothing is a mark
 
 
@@ -67,9 +67,24 @@ def find_marks(patch_bgr: np.ndarray) -> Marks:
     thr = max(otsu / 2.0, _MIN_CONTRAST)
     mask = ((dist > thr) & _INNER_SEL).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    mask = _drop_touching(mask)
     ink = float(mask[_INNER_SEL].mean() / 255.0)
     contrast = float(np.median(dist[mask > 0])) if ink > 0 else 0.0
     return Marks(tuple(_blobs(mask)), contrast, ink, mask)
+
+
+_RIM = _INNER_SEL & ~cv2.erode(_INNER_MASK, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def _drop_touching(mask: np.ndarray) -> np.ndarray:
+    """Remove what touches the edge of the looked-at region: table, side faces, neighbours."""
+    count, labels = cv2.connectedComponents(mask, connectivity=8)
+    touching = np.unique(labels[_RIM & (mask > 0)])
+    touching = touching[touching > 0]
+    if len(touching):
+        mask = mask.copy()
+        mask[np.isin(labels, touching)] = 0
+    return mask
 
 
 def _blobs(mask: np.ndarray) -> list[Blob]:
@@ -110,3 +125,38 @@ def _blobs(mask: np.ndarray) -> list[Blob]:
             )
         )
     return out
+
+
+def marks_centre(canvas_bgr: np.ndarray) -> tuple[float, float] | None:
+    """The centre of the marks' bounding box in a cut a little larger than the face (pip layouts
+    and symbols are centred on the face), or None when no mark stands clear of the cut's edge."""
+    n = canvas_bgr.shape[0]
+    lab = cv2.cvtColor(canvas_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    core = _disc(n, 0.3)
+    face = np.median(lab[core], axis=0)
+    dist = np.sqrt(((lab - face) ** 2).sum(axis=2))
+    zone = _disc(n, 0.47)
+    d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(d8[zone], 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = ((dist > max(otsu / 2.0, _MIN_CONTRAST)) & zone).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    edge = zone & ~_disc(n, 0.46)
+    boxes = []
+    touching = set(np.unique(labels[edge]).tolist())
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        if area < n * n * 0.003 or max(w, h) > n * 0.5 or area > n * n * 0.08:
+            continue  # a speck, or not a mark: the table, a side face, a neighbour
+        if i in touching:
+            continue
+        boxes.append((x, y, x + w, y + h))
+    if not boxes:
+        return None
+    b = np.array(boxes, float)
+    return (b[:, 0].min() + b[:, 2].max()) / 2, (b[:, 1].min() + b[:, 3].max()) / 2
+
+
+def _disc(n: int, radius: float) -> np.ndarray:
+    m = np.zeros((n, n), np.uint8)
+    cv2.circle(m, (n // 2, n // 2), int(n * radius), 1, -1)
+    return m > 0

@@ -8,6 +8,7 @@ vision/faces.py). Nothing is loaded from disk, so reading many frames costs noth
 
 from __future__ import annotations
 
+import math
 import time
 
 import cv2
@@ -17,12 +18,14 @@ from vision.arena import find_arena
 from vision.calibration import Calibration
 from vision.detect import Candidate, Prepared, find_candidates
 from vision.faces import read_face
-from vision.marks import PATCH, find_marks
+from vision.marks import PATCH, find_marks, marks_centre
 from vision.readings import Die, Ellipse, Readings, check_kind
+from vision.topface import MISFIT, fit_dice, top_face
 
-COCKED_ASPECT = 1.22  # a flat die's outline is a square; a die on an edge shows 1 x 1.4
-COCKED_SIZE = 1.3  # an outline this much larger than a typical die is not a flat top face
-SMALL = 0.55  # blobs smaller than this share of a typical die are not dice (pips, crumbs)
+FACE_SPAN = 1.2  # the patch a face is read from shows this many die sides (size errors)
+CANVAS = 1.35  # the cut looked at to re-centre a face, in die sides
+CANVAS_PX = round(PATCH * CANVAS)
+SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
 def read(
@@ -39,10 +42,15 @@ def read(
     cal = calibration.for_frame(w, h) if calibration else None
     die_size = cal.die_size if cal else None
     candidates, prep = find_candidates(frame, die_size)
-    ellipse = _arena(frame, arena, cal, prep)
-    side = die_size or _typical(candidates)
-    found = [_die(frame, c, kind, side, ellipse) for c in candidates]
-    found = [d for d in found if d is not None]
+    ellipse = _arena(frame, arena, cal, prep, kind)
+    centre = (w / 2.0, h / 2.0)
+    side, k = fit_dice(candidates, centre)
+    if die_size:
+        side = die_size
+    found = []
+    if side:
+        found = [_die(frame, c, kind, side, k, centre, ellipse) for c in candidates]
+        found = [d for d in found if d is not None]
     found.sort(key=lambda d: (round(d.y / max(side or 1.0, 1.0)), d.x))
     ms = (time.perf_counter() - start) * 1000.0
     return Readings(kind, tuple(found), ellipse, ms, (w, h))
@@ -62,7 +70,7 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _arena(frame: np.ndarray, arena, cal: Calibration | None, prep: Prepared) -> Ellipse | None:
+def _arena(frame, arena, cal: Calibration | None, prep: Prepared, kind: str) -> Ellipse | None:
     if isinstance(arena, Ellipse):
         return arena
     if arena in (None, "none"):
@@ -71,56 +79,78 @@ def _arena(frame: np.ndarray, arena, cal: Calibration | None, prep: Prepared) ->
         raise ValueError(f"arena must be 'auto', 'none' or an Ellipse, not {arena!r}")
     if cal and cal.arena:
         return cal.arena
+    if kind != "strike":
+        return None  # only Strike is played in an arena; a vignette must not become one
     return find_arena(frame, prep.model, prep.model_scale)
 
 
-def _typical(candidates: list[Candidate]) -> float | None:
-    flat = sorted(c.side for c in candidates if c.aspect < 1.15 and c.rectangularity > 0.75)
-    if not flat:
-        return None
-    return float(np.median(flat[len(flat) // 2 :]))
-
-
-def _die(frame, c: Candidate, kind: str, side: float | None, ellipse: Ellipse | None) -> Die | None:
-    if side and c.side < side * SMALL:
+def _die(frame, c: Candidate, kind: str, side: float, k: float, centre, ellipse) -> Die | None:
+    if max(c.w, c.h) < side * SMALL:
         return None
     in_arena = ellipse.contains(c.x, c.y) if ellipse else True
-    too_big = bool(side) and c.side > side * COCKED_SIZE
-    if c.aspect > COCKED_ASPECT or too_big or c.rectangularity < 0.7:
-        sure = min(1.0, 0.6 + (c.aspect - 1.0))
-        return Die(None, c.x, c.y, min(c.w, c.h), in_arena, True, round(sure, 3), c.angle)
-    marks = find_marks(upright_patch(frame, c))
+    top = top_face(c, side, k, centre)
+    if top.cocked:
+        sure = min(1.0, 0.5 + top.misfit)
+        return Die(None, c.x, c.y, side, in_arena, True, round(sure, 3), c.angle)
+    patch, x, y = centred_patch(frame, top.x, top.y, top.side, top.angle)
+    marks = find_marks(patch)
     if not marks.blobs:
         return None  # a die always shows marks: this is a shadow, a coin, a crumb
     face, confidence = read_face(kind, marks)
-    confidence *= _flatness(c, side)
-    return Die(face, c.x, c.y, c.side, in_arena, False, confidence, c.angle)
+    confidence *= _fit(top.misfit)
+    return Die(face, x, y, top.side, in_arena, False, confidence, top.angle)
 
 
-def _flatness(c: Candidate, side: float | None) -> float:
-    """How much the outline looks like a lone flat die (1) rather than an odd blob (towards 0)."""
-    score = 1.0 - max(0.0, c.aspect - 1.08) * 2.5
-    if side:
-        score *= 1.0 - max(0.0, abs(c.side / side - 1.0) - 0.15) * 1.5
-    return float(min(1.0, max(0.0, score)))
+def _fit(misfit: float) -> float:
+    """How sure the outline makes us that this is a flat die: 1, falling to 0 near cocked."""
+    return float(min(1.0, max(0.0, 1.0 - (misfit - 0.08) / (MISFIT - 0.08))))
 
 
-def upright_patch(frame: np.ndarray, c: Candidate) -> np.ndarray:
-    """The die's top face cut out, turned square to the axes, resampled to PATCH x PATCH."""
-    side = c.side
+def upright_patch(
+    frame: np.ndarray,
+    x: float,
+    y: float,
+    side: float,
+    angle: float,
+    n: int = PATCH,
+    span: float = 1.0,
+) -> np.ndarray:
+    """The die's top face cut out, turned square to the axes, as n x n pixels showing span x side."""
+    return _cut(frame, x, y, side * span, angle, n)[0]
+
+
+def _cut(frame, x: float, y: float, width: float, angle: float, n: int):
+    """An n x n upright cut of `width` frame pixels around (x, y), and its map back to the frame."""
     k = 1.0
-    x, y = c.x, c.y
+    x0 = y0 = 0
     src = frame
-    if side > PATCH * 1.6:  # shrink a big die by area first so its pips do not alias
-        k = PATCH * 1.25 / side
-        r = int(side * 0.8) + 2
+    if width > n * 1.6:  # shrink a big die by area first so its pips do not alias
+        k = n * 1.25 / width
+        r = int(width * 0.75) + 2
         x0, y0 = max(0, int(x) - r), max(0, int(y) - r)
-        roi = frame[y0 : int(y) + r, x0 : int(x) + r]
-        src = cv2.resize(roi, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
-        x, y = (x - x0) * k, (y - y0) * k
-    m = cv2.getRotationMatrix2D((x, y), c.angle, PATCH / (side * k))
-    m[0, 2] += PATCH / 2 - x
-    m[1, 2] += PATCH / 2 - y
-    return cv2.warpAffine(
-        src, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
+        src = cv2.resize(
+            frame[y0 : int(y) + r, x0 : int(x) + r], None, fx=k, fy=k, interpolation=cv2.INTER_AREA
+        )
+    lx, ly = (x - x0) * k, (y - y0) * k
+    m = cv2.getRotationMatrix2D((lx, ly), angle, n / (width * k))
+    m[0, 2] += n / 2 - lx
+    m[1, 2] += n / 2 - ly
+    cut = cv2.warpAffine(src, m, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    back = cv2.invertAffineTransform(m)
+    back[:, :] /= 1.0
+    back[0, :] = back[0, :] / k
+    back[1, :] = back[1, :] / k
+    back[0, 2] += x0
+    back[1, 2] += y0
+    return cut, back
+
+
+def centred_patch(frame: np.ndarray, x: float, y: float, side: float, angle: float):
+    """The top-face patch, re-centred on its marks (the outline's centre can be off by a sliver)."""
+    canvas, back = _cut(frame, x, y, side * CANVAS, angle, CANVAS_PX)
+    centre = marks_centre(canvas)
+    if centre is not None:
+        nx, ny = back @ np.array([centre[0], centre[1], 1.0])
+        if math.hypot(nx - x, ny - y) < side * 0.3:
+            x, y = float(nx), float(ny)
+    return upright_patch(frame, x, y, side, angle, span=FACE_SPAN), x, y

@@ -8,6 +8,7 @@ table of 32 x 32 x 32 Lab cells, which is what keeps it fast enough for a Raspbe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -16,6 +17,8 @@ import numpy as np
 CLUSTERS = 6
 BORDER_SHARE = 0.08  # a cluster with this share of the border pixels is table
 AREA_SHARE = 0.2  # ...and so is one covering this share of the frame
+SPAN = 0.35  # ...and so is one whose largest region spans this share of the frame's diagonal
+SPAN_AREA = 0.06  # ...or covers this share of the frame in one piece
 DISTANCE = 2.2  # a pixel this many spreads (plus 4 Lab units) from a table colour is not table
 _STEP = 8  # Lab cell size of the lookup table
 
@@ -37,6 +40,20 @@ class TableModel:
         return self.lookup[idx]
 
 
+def _spans(region: np.ndarray) -> bool:
+    """Whether a colour forms one region spanning much of the frame: a mat, a rim, not dice."""
+    n, _, stats, _ = cv2.connectedComponentsWithStats(region.astype(np.uint8), connectivity=8)
+    if n < 2:
+        return False
+    h, w = region.shape
+    big = stats[1:, cv2.CC_STAT_AREA].argmax() + 1
+    bw, bh = stats[big, cv2.CC_STAT_WIDTH], stats[big, cv2.CC_STAT_HEIGHT]
+    return bool(
+        stats[big, cv2.CC_STAT_AREA] > SPAN_AREA * h * w
+        or math.hypot(bw, bh) > SPAN * math.hypot(w, h)
+    )
+
+
 def learn(small_lab: np.ndarray) -> TableModel:
     """Cluster a small Lab copy of the frame and decide which clusters are the table."""
     pixels = small_lab.reshape(-1, 3).astype(np.float32)
@@ -49,7 +66,9 @@ def learn(small_lab: np.ndarray) -> TableModel:
     border_share = np.bincount(border, minlength=CLUSTERS) / border.size
     share = np.bincount(flat, minlength=CLUSTERS) / flat.size
     table = tuple(
-        c for c in range(CLUSTERS) if border_share[c] >= BORDER_SHARE or share[c] >= AREA_SHARE
+        c
+        for c in range(CLUSTERS)
+        if border_share[c] >= BORDER_SHARE or share[c] >= AREA_SHARE or _spans(labels == c)
     )
     best = np.full(len(_GRID), np.inf, np.float32)
     for c in table:

@@ -1,0 +1,194 @@
+"""Benchmark of the vision reader on vision/synth's benchmark set (not a test: run it, read it).
+
+    .venv/bin/python bench/bench_vision.py [--n 150] [--seed 0] [--kinds pips,strike,detrak]
+                                            [--failures DIR] [--no-speed]
+
+For each dice kind it reads `n` synthetic scenes that cycle through every condition of issue 5
+and prints, against the exact truth of the renderer:
+- face F1 over flat dice: a flat die read with its true face is a true positive; a flat die missed,
+  unread or misread is a false negative; a face reported where there is no such flat die (misread,
+  or a die that is not there, or a face on a cocked die) is a false positive;
+- cocked recall: the share of cocked dice reported cocked;
+- in/out accuracy: the share of dice found whose in_arena is right (scenes with an arena);
+- confidence: the share of faces reported with confidence >= 0.9 that are right, and the share of
+  flat dice that get such a sure and right reading (what the table records without asking);
+- speed: the median ms of read() on 1280 x 960 frames with 20 dice, one thread (decode not counted).
+With --failures DIR, each scene with an error is written there with the reading drawn over it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision import draw_overlay, read  # noqa: E402
+from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
+
+SURE = 0.9
+
+
+def match(dice, truth) -> list:
+    """Pair truth dice with read dice, nearest centres first, within 0.6 of the die's side."""
+    pairs = []
+    for i, t in enumerate(truth):
+        for j, d in enumerate(dice):
+            dist = math.hypot(d.x - t.x, d.y - t.y)
+            if dist < max(0.6 * t.size, 4.0):
+                pairs.append((dist, i, j))
+    pairs.sort()
+    used_t, used_d, out = set(), set(), {}
+    for _, i, j in pairs:
+        if i not in used_t and j not in used_d:
+            used_t.add(i)
+            used_d.add(j)
+            out[i] = j
+    return out
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.c = Counter()
+        self.bad_conditions = Counter()
+        self.conditions = Counter()
+
+    def scene(self, scene, readings) -> bool:
+        c = self.c
+        dice, truth = readings.dice, scene.dice
+        pairs = match(dice, truth)
+        matched_d = set(pairs.values())
+        errors = 0
+        for i, t in enumerate(truth):
+            d = dice[pairs[i]] if i in pairs else None
+            if t.cocked:
+                c["cocked"] += 1
+                c["cocked_flagged"] += bool(d and d.cocked)
+                errors += not (d and d.cocked)
+                if d is not None and d.face is not None:
+                    c["fp"] += 1
+                    c["sure_total"] += d.confidence >= SURE
+            else:
+                c["flat"] += 1
+                right = d is not None and d.face == t.face and not d.cocked
+                c["tp"] += right
+                c["fn"] += not right
+                errors += not right
+                if d is not None and d.face is not None and not right:
+                    c["fp"] += 1
+                if d is not None and d.face is not None:
+                    c["sure_total"] += d.confidence >= SURE
+                    c["sure_right"] += right and d.confidence >= SURE
+                c["missed"] += d is None
+                c["unread"] += d is not None and d.face is None
+                c["misread"] += d is not None and d.face is not None and not right
+            if d is not None and t.in_arena is not None:
+                c["arena_n"] += 1
+                c["arena_ok"] += d.in_arena == t.in_arena
+                errors += d.in_arena != t.in_arena
+        for j, d in enumerate(dice):
+            if j not in matched_d:
+                c["extra"] += 1
+                errors += 1
+                if d.face is not None:
+                    c["fp"] += 1
+                    c["sure_total"] += d.confidence >= SURE
+        c["scenes"] += 1
+        for k, v in _condition_keys(scene.conditions):
+            self.conditions[(k, v)] += 1
+            if errors:
+                self.bad_conditions[(k, v)] += 1
+        return errors > 0
+
+    def report(self, kind: str) -> None:
+        c = self.c
+        f1 = 2 * c["tp"] / max(2 * c["tp"] + c["fp"] + c["fn"], 1)
+        print(f"== {kind}: {c['scenes']} scenes, {c['flat']} flat dice, {c['cocked']} cocked")
+        print(
+            f"   face F1 over flat dice     {f1:.4f}  (tp {c['tp']}, fp {c['fp']}, fn {c['fn']};"
+            f" missed {c['missed']}, unread {c['unread']}, misread {c['misread']},"
+            f" extra {c['extra']})"
+        )
+        print(f"   cocked flagged             {_ratio(c['cocked_flagged'], c['cocked'])}")
+        print(f"   in/out of arena right      {_ratio(c['arena_ok'], c['arena_n'])}")
+        print(f"   faces at conf>=0.9 right   {_ratio(c['sure_right'], c['sure_total'])}")
+        print(f"   flat dice read sure+right  {_ratio(c['sure_right'], c['flat'])}")
+        worst = sorted(
+            ((self.bad_conditions[k] / n, n, k) for k, n in self.conditions.items() if n >= 5),
+            reverse=True,
+        )[:6]
+        print(
+            "   scenes with an error, by condition (worst):",
+            ", ".join(f"{k[0]}={k[1]} {r:.0%} of {n}" for r, n, k in worst),
+        )
+
+
+def _ratio(a: int, b: int) -> str:
+    return f"{a / b:.4f}  ({a}/{b})" if b else "n/a"
+
+
+def _condition_keys(cond: dict):
+    for k in ("background", "die_colour", "mark_colour", "shadows", "glare", "jpeg", "noise"):
+        v = cond.get(k)
+        if k == "jpeg":
+            v = v is not None
+        yield k, v
+    yield "size", int(cond.get("die_size", 0) // 20 * 20)
+    yield "tilt>10", cond.get("tilt", 0) > 10
+    yield "cluster", cond.get("cluster")
+    yield "frame", tuple(cond.get("frame", ()))
+
+
+def speed(kind: str, repeats: int = 5) -> float:
+    """Median ms of read() on 1280 x 960 frames with 20 dice."""
+    times = []
+    for i in range(4):
+        scene = render_scene(
+            kind,
+            np.random.default_rng([99, i]),
+            frame=(1280, 960),
+            n_dice=20,
+            die_size=40.0 if kind != "strike" else 30.0,
+        )
+        read(scene.image, kind)
+        for _ in range(repeats):
+            t = time.perf_counter()
+            read(scene.image, kind)
+            times.append((time.perf_counter() - t) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--n", type=int, default=150, help="scenes per kind (default 150)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--kinds", default="pips,strike,detrak")
+    p.add_argument("--failures", default=None, help="write failing scenes with overlays here")
+    p.add_argument("--no-speed", action="store_true")
+    args = p.parse_args()
+    cv2.setNumThreads(1)
+    out = Path(args.failures) if args.failures else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+    for kind in args.kinds.split(","):
+        tally = Tally()
+        for i, scene in enumerate(benchmark_set(kind, args.n, args.seed)):
+            readings = read(scene.image, kind, arena="auto")
+            if tally.scene(scene, readings) and out:
+                cv2.imwrite(str(out / f"{kind}_{i:03d}.png"), draw_overlay(scene.image, readings))
+        tally.report(kind)
+        if not args.no_speed:
+            print(f"   ms per 1280x960 frame, 20 dice, 1 thread: {speed(kind):.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
