@@ -164,6 +164,8 @@ class Renderer:
         k = 2 * soft + 1
         mask = cv2.GaussianBlur(mask, (k, k), 0)
         strength = 0.5 * max(0.3, 1.0 - height / 120.0)
+        if d.occluded_by_box:  # the walls stand between this shadow and the camera
+            mask[self.occluder[y0:y1, x0:x1] > 0] = 0
         _darken(img[y0:y1, x0:x1], mask, strength)
 
     # --- the hand ------------------------------------------------------------------------

@@ -97,7 +97,7 @@ class Layout:
     def aside_spot(self, index: int) -> tuple[float, float]:
         """Where the index-th die set aside (cross, out of the arena) is put: left of the box."""
         col, row = divmod(index, 10)
-        x = -self.box_half[0] - 14.0 - col * 19.0
+        x = -self.box_half[0] - 24.0 - col * 19.0
         y = -self.box_half[1] + 12.0 + row * 19.5
         return x, y
 
@@ -107,7 +107,7 @@ class Layout:
         c, s = math.cos(angle), math.sin(angle)
         bx, by = self.box_half
         reach = min(bx / max(abs(c), 1e-6), by / max(abs(s), 1e-6))
-        d = reach + rng.uniform(12, 30)
+        d = reach + rng.uniform(22, 40)
         return c * d, s * d
 
 
