@@ -238,3 +238,53 @@ def test_stratego_setup_on_a_phone_with_random_fill(server, browser) -> None:
     board = table.state.view(None)["board"]
     assert board["j10"] == [1, before] and sum(1 for p in board.values() if p[0] == 1) == 40
     phone.close()
+
+
+def test_strike_arena_picture_with_the_reading_drawn_over_it(server, browser) -> None:
+    table, url = server
+    table.new_game({"game": "strike", "players": ["Ana", "Ben", "Cy"]})
+    table.submit({"act": "start", "arena": [5]}, source="camera")
+    dice = [
+        {
+            "face": 5,
+            "x": 120,
+            "y": 100,
+            "size": 40,
+            "in_arena": True,
+            "cocked": False,
+            "confidence": 0.98,
+        },
+        {
+            "face": "X",
+            "x": 260,
+            "y": 140,
+            "size": 40,
+            "in_arena": True,
+            "cocked": False,
+            "confidence": 0.95,
+        },
+        {
+            "face": 3,
+            "x": 380,
+            "y": 30,
+            "size": 40,
+            "in_arena": False,
+            "cocked": False,
+            "confidence": 0.9,
+        },
+    ]
+    table.set_frame(_jpeg(), dice)
+    screen = browser.new_page(viewport=TABLE_SCREEN)
+    screen.goto(url + "/")
+    screen.wait_for_selector(".arena .overlay")
+    assert screen.locator(".arena .overlay g.reading").count() == 3
+    labels = screen.evaluate(
+        "[...document.querySelectorAll('.arena .overlay text')].map(t => t.textContent)"
+    )
+    assert labels == ["5", "X", "3"]
+    table.set_frame(_jpeg(), dice[:1])  # the next picture replaces the reading in place
+    screen.wait_for_function(
+        "() => document.querySelectorAll('.arena .overlay g.reading').length === 1"
+    )
+    screen.screenshot(path=str(ARTIFACTS / "table-strike-800x480.png"))
+    screen.close()

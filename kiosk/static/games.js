@@ -145,14 +145,17 @@ G.table.strike = function (snap) {
   const root = K.el("div", { class: "strike" });
   const arena = K.el("div", { class: "arena" });
   if (snap.frame) {
+    // the overlay sits on a box exactly the image's size, so the reading lands on the dice
+    const wrap = K.el("div", { class: "frame-wrap arena-frame" });
     const img = K.el("img", { alt: K.t("arena") });
     img.onload = () => {
-      const old = arena.querySelector(".overlay");
+      const old = wrap.querySelector(".overlay");
       const fresh = G.overlay(img.frameDice || [], img.naturalWidth, img.naturalHeight);
       if (old) old.replaceWith(fresh);
-      else arena.append(fresh);
+      else wrap.append(fresh);
     };
-    arena.append(img);
+    wrap.append(img);
+    arena.append(wrap);
     G.showFrame(img, snap.frame);
   } else {
     const oval = K.el("div", { class: "oval" }, st.arena.map((f) => G.die(f, "11vh")));
