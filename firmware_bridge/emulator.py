@@ -93,7 +93,7 @@ class EmulatedDevice:
         except OSError as err:  # the pty went away under us
             self.error = err
 
-    def press(self, index: int, seconds: float = 0.06) -> None:
+    def press(self, index: int, seconds: float = 0.08) -> None:
         """Hold button `index` down for `seconds` (longer than the 20 ms debounce)."""
         self.pins[index].drive(0)
         time.sleep(seconds)

@@ -70,7 +70,7 @@ def test_check_blinks_every_led_amber(board, monkeypatch):
     monkeypatch.setattr(gpio, "BLINK_S", 0.02)
     signals, _, factory = board
     signals.show(TableSignal("check", seat=0, seats=3))
-    time.sleep(0.15)
+    time.sleep(0.3)
     red = [s.state for s in factory.pin(2).states]
     green = [round(s.state, 2) for s in factory.pin(3).states]
     assert red.count(1.0) >= 2 and red.count(0.0) >= 2  # on, off, on...

@@ -104,7 +104,7 @@ def test_a_resent_event_is_acknowledged_again_but_delivered_once(table):
 
 
 def test_the_table_button_confirms_when_short_and_undoes_when_held(table):
-    table.device.press(5, 0.05)
+    table.device.press(5, 0.08)
     assert wait_for(lambda: len(table.presses) == 1)
     table.device.press(5, 0.45)
     assert wait_for(lambda: len(table.presses) == 2)
@@ -116,7 +116,7 @@ def test_heartbeat_loss_is_detected(table):
     table.device.stop()  # hung firmware: the port stays open, nothing answers
     start = time.monotonic()
     assert table.link.lost.wait(2)
-    assert time.monotonic() - start < FAST.timeout + 0.3
+    assert time.monotonic() - start < FAST.timeout + 1.0
     assert not table.link.connected.is_set()
     assert "heartbeat" in table.link.error
 
