@@ -226,7 +226,8 @@ class Table:
             for seq, (action, state) in enumerate(
                 zip(result.actions, result.states[1:], strict=True), 1
             ):
-                self._push(action, state, Row(seq, "action", action.to_json(), "import", 0.0))
+                row = Row(seq, "action", action.to_json(), "import", time.time())
+                self._push(action, state, row)
             event = self._emit("game")
         self._tell(event)
         return self.state

@@ -65,7 +65,7 @@ G.describe = function (snap, line) {
     case "roll": return "⚄ " + line.dice.map((d) => SYMBOL_GLYPH[d] || d).join(" ");
     case "start": return "⚄ " + line.arena.join(" ");
     case "throw": return who + "⚄ " + line.arena.join(" ");
-    case "place": return who + "✎ " + JSON.stringify(line.cell || line.cells);
+    case "place": return who + "✎ " + (line.cell ? [line.cell] : line.cells || []).map(G.cellName).join("+");
     case "choose": return who + (SYMBOL_GLYPH[line.symbol] || line.symbol);
     case "move": return who + line.from + " → " + line.to;
     case "stack": return who + "▮ ×6";
@@ -73,6 +73,9 @@ G.describe = function (snap, line) {
     default: return who + line.act;
   }
 };
+
+// A sheet's cell as players name it: row letter, column number ("B4").
+G.cellName = (cell) => (Array.isArray(cell) ? "ABCDE"[cell[0]] + (cell[1] + 1) : String(cell));
 
 G.history = function (snap) {
   const list = K.el("ol", { class: "history", reversed: true, start: snap.history_total });
@@ -240,7 +243,7 @@ G.rollBox = function (snap) {
     box.append(K.el("div", { class: "sum hint" }, "⚄ " + K.t("roll_dice")));
   }
   if (st.waiting && st.waiting.length && st.phase !== "roll") {
-    box.append(K.el("div", { class: "waiting" }, K.el("span", {}, K.t("still_to_write") + " :"),
+    box.append(K.el("div", { class: "roll-waiting" }, K.el("span", {}, K.t("still_to_write") + " :"),
       st.waiting.map((s) => K.seatChip(snap, s))));
   }
   return box;
