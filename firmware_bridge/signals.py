@@ -116,8 +116,10 @@ def seat_pattern(signal: TableSignal, seat: int, colours: list[str]) -> Pattern:
         return Pattern("blink", AMBER)
     if mode == "grand_throw" and seat not in signal.out and signal.seat is not None:
         return Pattern("fast" if at_seat else "pulse", hex_rgb(colours[signal.seat % len(colours)]))
-    if at_seat:
-        return _at_seat(mode, own)
+    if at_seat or (signal.seat is None and mode in ("turn", "waiting_throw")):
+        if seat in signal.out:
+            return DARK
+        return _at_seat(mode, own)  # no seat named: every seat in play may act
     return DARK if seat in signal.out else Pattern("on", own, DIM)
 
 

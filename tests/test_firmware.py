@@ -222,3 +222,12 @@ def test_holding_button_0_at_power_up_leaves_the_repl(monkeypatch):
     monkeypatch.setattr(micropython, "kbd_intr_char", 3)
     pico.main()
     assert micropython.kbd_intr_char == 3
+
+
+def test_no_seat_named_lights_every_seat_in_play():
+    state = ring_state(TableSignal("turn", seats=3, out=(1,)))
+    px = render(state, 24, 0)
+    assert px[0] == rgb(SEAT_COLOURS[0]) and px[16] == rgb(SEAT_COLOURS[2])
+    assert px[8] == (0, 0, 0)
+    waiting = ring_state(TableSignal("waiting_throw", seats=2))
+    assert render(waiting, 24, 0)[0] != render(waiting, 24, 1000)[0]  # breathing

@@ -74,6 +74,13 @@ def test_seat_pattern_colours():
     assert seat_pattern(TableSignal("grand_throw", 0, 3), 1, SEAT_COLOURS).colour == own(0)
 
 
+def test_no_seat_named_means_every_seat_in_play_may_act():
+    signal = TableSignal("waiting_throw", seats=3, out=(1,))
+    effects = [seat_pattern(signal, s, SEAT_COLOURS).effect for s in range(3)]
+    assert effects == ["pulse", "off", "pulse"]
+    assert seat_pattern(TableSignal("turn", seats=2), 1, SEAT_COLOURS) == Pattern("on", own(1))
+
+
 def test_game_over_without_named_winners_celebrates_everyone_still_in():
     signal = TableSignal("game_over", None, 3, out=(0,))
     assert [seat_pattern(signal, s, SEAT_COLOURS).effect for s in range(3)] == [

@@ -86,6 +86,9 @@ def _base(px, state, sect):
 
 def _mode(px, state, sect, t):
     mode, seat = state.mode, state.seat
+    if seat == NO_SEAT and mode in (TURN, WAITING_THROW):
+        _everyone(px, state, sect, t)
+        return
     own = state.colours[seat] if seat != NO_SEAT else AMBER
     leds = sect[seat] if seat != NO_SEAT else []
     if mode == TURN:
@@ -103,6 +106,14 @@ def _mode(px, state, sect, t):
         _fill(px, leds, RED if blink(t, 500) else DARK)
     elif mode == GAME_OVER:
         _game_over(px, state, sect, t)
+
+
+def _everyone(px, state, sect, t):
+    """No seat named: every seat in play may act (a first throw by anyone, a simultaneous turn)."""
+    level = 255 if state.mode == TURN else triangle(t, 2000)
+    for s in range(state.n_seats):
+        if _in_play(state, s):
+            _fill(px, sect[s], scale(state.colours[s], level))
 
 
 def _grand_throw(px, colour, t):
