@@ -31,11 +31,12 @@ WOOD_COLOURS = (
 TRAY_COLOURS = ((150, 60, 30), (40, 40, 40), (200, 190, 170), (60, 40, 110), (30, 90, 30))
 
 
-def _noise(h: int, w: int, cells: float, rng: np.random.Generator) -> np.ndarray:
-    """Smooth noise whose features are about `cells` texture pixels across, in ~[-1, 1]."""
+def _noise(h: int, w: int, cells: float, rng: np.random.Generator, smooth=False) -> np.ndarray:
+    """Smooth noise whose features are about `cells` texture pixels across, in ~[-1, 1]
+    (bicubic when `smooth`, else bilinear: enough under a few per cent of shading)."""
     gh, gw = max(2, int(h / max(cells, 1)) + 2), max(2, int(w / max(cells, 1)) + 2)
     low = rng.standard_normal((gh, gw)).astype(np.float32)
-    return cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC)
+    return cv2.resize(low, (w, h), interpolation=cv2.INTER_CUBIC if smooth else cv2.INTER_LINEAR)
 
 
 def randn(shape, rng) -> np.ndarray:
@@ -63,9 +64,9 @@ def _tint(shape_hw, bgr, variation: np.ndarray | None = None) -> np.ndarray:
 def foam(h, w, ppm, rng, colour=None):
     c = colour or FOAM_COLOURS[rng.integers(len(FOAM_COLOURS))]
     img = _tint((h, w), c, 0.02 * _noise(h, w, 150 * ppm, rng))
-    img += _grain(h, w, 7, 0.35 * ppm, rng)[..., None]
-    pores = rng.random((h, w), dtype=np.float32) < 0.004
-    img[pores] *= 0.6
+    grain = _grain(h, w, 7, 0.35 * ppm, rng)
+    img += grain[..., None]
+    img[grain < -2.6 * 7] *= 0.6  # the darkest specks of the grain: the foam's pores
     return img
 
 
@@ -92,12 +93,16 @@ def card(h, w, ppm, rng, grey=False):
 
 
 def wood(h, w, ppm, rng):
+    """Rings and streaks along a random direction, plank seams; drawn at half size (it is
+    smooth at the pixel scale) and given a fine grain at full size."""
+    fh, fw = h, w
+    h, w, ppm = (h + 1) // 2, (w + 1) // 2, ppm / 2
     light, dark = WOOD_COLOURS[rng.integers(len(WOOD_COLOURS))]
     angle = rng.uniform(0, math.pi)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     along = (xx * math.cos(angle) + yy * math.sin(angle)) / ppm
     across = (-xx * math.sin(angle) + yy * math.cos(angle)) / ppm
-    warp = _noise(h, w, 50 * ppm, rng) * 3.0
+    warp = _noise(h, w, 50 * ppm, rng, smooth=True) * 3.0
     rings = 0.5 + 0.5 * np.sin((across / rng.uniform(3, 7) + warp + 0.02 * along) * 2 * math.pi)
     streak = cv2.GaussianBlur(randn((h, w), rng), (0, 0), 0.4 * ppm)
     t = np.clip(rings**3 * 0.8 + streak * 0.8, 0, 1)[..., None]
@@ -105,7 +110,8 @@ def wood(h, w, ppm, rng):
     plank = rng.uniform(90, 160)
     seams = np.abs(((across + rng.uniform(0, plank)) % plank) - plank / 2) > plank / 2 - 0.6
     img[seams] *= 0.45
-    return img + _grain(h, w, 3, 0.3, rng)[..., None]
+    img = cv2.resize(img, (fw, fh), interpolation=cv2.INTER_LINEAR)
+    return img + _grain(fh, fw, 3, 0.3, rng)[..., None]
 
 
 def tray(h, w, ppm, rng):

@@ -52,13 +52,16 @@ def finish(img: np.ndarray, c: dict, rng) -> tuple[np.ndarray, bytes | None]:
         img = cv2.GaussianBlur(img, (0, 0), max(0.3, c["blur"] * scale))
     if c["noise"] > 0:
         # Shot noise grows with brightness: sigma from 0.6 n (black) to 1.4 n (white).
-        sigma = cv2.addWeighted(img, 0.8 * c["noise"] / 255, img, 0.0, 0.6 * c["noise"])
+        sigma = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        sigma *= 0.8 * c["noise"] / 255
+        sigma += 0.6 * c["noise"]
         # Luminance noise per pixel, colour noise at half resolution (demosaicing smears it).
         luma = randn((rh, rw), rng)
-        chroma = cv2.resize(randn(((rh + 1) // 2, (rw + 1) // 2, 3), rng) * 0.6, (rw, rh))
-        noise = cv2.add(chroma, cv2.merge([luma] * 3))
-        cv2.multiply(noise, sigma, dst=noise)
-        cv2.add(img, noise, dst=img)
+        luma *= sigma
+        chroma = randn(((rh + 1) // 2, (rw + 1) // 2, 3), rng)
+        chroma *= 0.6 * c["noise"]
+        np.add(img, luma[..., None], out=img)
+        img += cv2.resize(chroma, (rw, rh), interpolation=cv2.INTER_LINEAR)
     out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if (rh, rw) != (h, w):
         out = cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -78,5 +81,5 @@ def _light_field(img: np.ndarray, c: dict, rng) -> None:
     field = 1 + c["light_gradient"] * 2 * (xx * math.cos(ang) + yy * math.sin(ang))
     field *= (1 - c["vignette"] * (xx * xx + yy * yy) * 2) * c["exposure"]
     gains = 1 + np.array(c["colour_cast"], np.float32)
-    field3 = cv2.merge([field * g for g in gains])
-    cv2.multiply(img, cv2.resize(field3, (w, h), interpolation=cv2.INTER_LINEAR), dst=img)
+    np.multiply(img, cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)[..., None], out=img)
+    img *= gains

@@ -251,17 +251,22 @@ def _layout(kind, c, cam: Camera, side, arena, rng):
         direction = np.array([math.cos(alpha), math.sin(alpha)])
         yaw = math.degrees(alpha + math.pi) + 90 if tip else None
         d = new_die(anchor.centre[:2] + direction * side * 2.2, tip, yaw)
-        last = None
-        for k in range(40):
-            xy = anchor.centre[:2] + direction * side * (2.2 - k * 0.05)
+
+        def at(k: float) -> np.ndarray:
+            xy = anchor.centre[:2] + direction * side * k
             d.centre = np.array([xy[0], xy[1], d.centre[2]])
-            if not free(d):
-                break
-            last = xy
-        if last is None:
+            return xy
+
+        at(2.2)
+        if not free(d):
             return None
-        d.centre = np.array([last[0], last[1], d.centre[2]])
-        return d if visible(last) else None
+        far, near = 2.2, 0.5  # centres half a side apart always overlap
+        while far - near > 0.01:  # slide in until the two touch
+            mid = (far + near) / 2
+            at(mid)
+            far, near = (mid, near) if free(d) else (far, mid)
+        xy = at(far)
+        return d if visible(xy) else None
 
     for i in range(c["n_dice"]):
         inside = None
@@ -360,7 +365,7 @@ def _darken(img, dice, cam: Camera, light, rng) -> None:
         cast = cv2.GaussianBlur(cast, (0, 0), float(rng.uniform(0.3, 1.0)))
         dark = np.maximum(dark, cast * float(rng.uniform(0.35, 0.6)))
     factor = cv2.resize(1 - dark, (w, h), interpolation=cv2.INTER_LINEAR)
-    cv2.multiply(img, cv2.merge([factor] * 3), dst=img)
+    np.multiply(img, factor[..., None], out=img)
 
 
 def _px(d: Die, cam: Camera) -> float:
