@@ -277,7 +277,12 @@ def _players_step_in(table: Table, cam: Any, game: str, stats: DemoStats) -> Non
     if state.dice() is None or table.pending is not None or not cam.settled:
         raise DemoStalled(f"stuck at seq {table.seq}: {state.view()}")
     truth = [d for d in truth_dice(cam) if _counted(d, game)]
-    table.submit(_truth_line(table, truth), source="kiosk")
+    try:
+        table.submit(_truth_line(table, truth), source="kiosk")
+    except ValueError as err:  # the record and the table went apart: a misread got through
+        raise DemoStalled(
+            f"the record no longer matches the dice at seq {table.seq}: {err}"
+        ) from err
     stats.confirmations += 1
 
 

@@ -107,3 +107,14 @@ def test_strike_die_flying_out_without_changing_the_arena_is_a_throw():
     flew = decide(state, [*still, _die(6, in_arena=False)], out_baseline=1)
     assert flew.kind == "submit"
     assert flew.line == {"act": "throw", "seat": 0, "arena": [3, 5]}
+
+
+def test_strike_dice_vanishing_from_the_arena_goes_to_check():
+    state = _state(*STRIKE_MID)  # 2 dice in the arena, 1 thrown: 3 can be there
+    assert decide(state, [_die(3), _die(5)], out_baseline=0).kind == "ignore"
+    one_left = decide(state, [_die(3), _die(6)])
+    assert one_left.kind == "submit"  # the thrown die missed and knocked the 5 to a 6: fine
+    two_left = decide(state, [_die(4)])
+    assert two_left.kind == "check" and "many_left" in two_left.reasons
+    empty = decide(state, [])
+    assert empty.kind == "check"

@@ -19,6 +19,10 @@ CONFIDENT = 0.9
 REASONS = {
     "low_confidence": ("lecture incertaine", "unsure reading"),
     "bad_count": ("plus de dés qu'il ne peut y en avoir", "more dice than there can be"),
+    "many_left": (
+        "plusieurs dés auraient quitté l'arène",
+        "several dice would have left the arena",
+    ),
     "wrong_dice_count": ("il faut exactement deux dés", "exactly two dice are needed"),
     "cocked": ("un dé est cassé : relancez-le", "a die is cocked: throw it again"),
     "unreadable": ("un dé est illisible", "a die cannot be read"),

@@ -29,6 +29,12 @@ def outside(dice: list[dict[str, Any]]) -> int:
     return sum(1 for d in dice if not d.get("in_arena", True))
 
 
+def _many_left(left: int, thrown: int) -> bool:
+    """Dice gone from the arena in one throw: one is common (the thrown die misses), two or more
+    is rare enough that a die the camera lost is the likelier story (half a grand throw, idem)."""
+    return left >= 2 and left > thrown // 2
+
+
 def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = None) -> Decision:
     """The decision for one settled reading (contract-2 dice dicts) in this Strike state.
 
@@ -54,6 +60,8 @@ def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = 
     reasons = doubts(inside)
     if len(inside) > room or (request.act == "start" and len(inside) != 1):
         reasons.append("bad_count")
+    elif request.act == "throw" and _many_left(room - len(inside), request.count):
+        reasons.append("many_left")
     if reasons:
         return check(line, reasons, dice)
     try:
