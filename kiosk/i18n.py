@@ -83,6 +83,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "bad_count": {"fr": "Ce nombre de dés est impossible", "en": "This number of dice cannot be"},
     "wrong_dice_count": {"fr": "Pas le bon nombre de dés", "en": "Not the right number of dice"},
     "camera_lost": {"fr": "Caméra perdue : reconnexion…", "en": "Camera lost: reconnecting…"},
+    "camera_back": {"fr": "Caméra retrouvée", "en": "Camera back"},
+    "many_left": {
+        "fr": "Plusieurs dés auraient quitté l'arène : vérifiez",
+        "en": "Several dice would have left the arena: please check",
+    },
     "new_game_scan": {
         "fr": "Une nouvelle partie a commencé : scannez à nouveau le QR code de votre place",
         "en": "A new game started: scan your seat's QR code again",

@@ -94,3 +94,10 @@ def test_run_answers_and_resumes_after_kill_9(server):
     start()
     after = _call(port, "/api/state")[1]
     assert after == before
+
+
+def test_health_answers_for_the_kiosk_start_script(server):
+    start, _ = server
+    port = start()
+    status, body = _call(port, "/api/health")
+    assert status == 200 and body == {"ok": True, "game": None, "seq": 0}

@@ -8,7 +8,6 @@ import sys
 import threading
 
 HELP = "start the table: camera, reader, rules, kiosk (http://localhost:8000) and LEDs"
-CAMERA_NAMES = {"sim": ("caméra simulée", "simulated camera")}
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,13 +24,17 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from kiosk.app import create_app
-    from kiosk.config import load_config
+    from kiosk.config import find_config_file, load_config
     from kiosk.table import Table
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
         config = load_config(
-            args.config, camera=args.camera, port=args.port, host=args.host, data_dir=args.data
+            args.config or find_config_file(),
+            camera=args.camera,
+            port=args.port,
+            host=args.host,
+            data_dir=args.data,
         )
     except (OSError, ValueError) as err:
         print(f"arbitre run: {err}", file=sys.stderr)
@@ -68,7 +71,7 @@ def _start_camera(table, config):
         if camera is not None:
             camera.close()
         camera = SimTableSource(table)
-        table.camera_name = CAMERA_NAMES["sim"][0 if config.language == "fr" else 1]
+        table.camera_name = "simulated_camera"  # translated on the page
         loop = CameraLoop(table, camera, frame_time=camera.now, on_decision=camera.on_decision)
     else:
         table.camera_name = camera.name

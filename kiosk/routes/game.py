@@ -54,6 +54,12 @@ def post_line(table: Table, access, body: Any, source: str) -> dict[str, Any]:
     return table.view(access.viewer)
 
 
+@router.get("/health")
+def health(table: TableDep) -> dict[str, Any]:
+    """Liveness for the Pi's kiosk start script and monitors: answers as soon as the app serves."""
+    return {"ok": True, "game": table.game.name if table.game else None, "seq": table.seq}
+
+
 @router.get("/catalog")
 def catalog() -> dict[str, Any]:
     """The installed games with their player counts and options (what /setup offers)."""
