@@ -15,6 +15,7 @@ from vision.readings import Ellipse
 from vision.table import TableModel, learn
 
 _SIDE = 160
+COVER = 0.8  # share of the ellipse the region's own pixels must cover (dice are holes in it)
 MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
 
 
@@ -50,7 +51,7 @@ def find_arena(
 
 def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
     h, w = region.shape
-    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
@@ -64,18 +65,10 @@ def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
     inside = (pts[:, 0] > 1) & (pts[:, 1] > 1) & (pts[:, 0] < w - 2) & (pts[:, 1] < h - 2)
     if inside.mean() < 0.6:
         return None  # mostly the frame's border: a table, not an oval
-    fit_pts = hull.reshape(-1, 2)
-    keep = (
-        (fit_pts[:, 0] > 1)
-        & (fit_pts[:, 1] > 1)
-        & (fit_pts[:, 0] < w - 2)
-        & (fit_pts[:, 1] < h - 2)
-    )
     dense = pts[inside]
     if len(dense) < 20:
         return None
     (cx, cy), (d1, d2), angle = cv2.fitEllipse(dense.astype(np.float32).reshape(-1, 1, 2))
-    del keep
     filled = np.zeros_like(region)
     cv2.drawContours(filled, [hull], -1, 255, -1)
     ell = np.zeros_like(region)
@@ -83,5 +76,8 @@ def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
     inter = np.count_nonzero(filled & ell)
     union = np.count_nonzero(filled | ell)
     iou = inter / max(union, 1)
+    # the mat itself must fill its oval: a lit patch of table around the arena has a hole in it
+    if np.count_nonzero(region & ell) < COVER * np.count_nonzero(ell):
+        return None
     a, b, ang = (d1 / 2, d2 / 2, angle) if d1 >= d2 else (d2 / 2, d1 / 2, angle + 90.0)
     return iou, Ellipse(float(cx), float(cy), float(a), float(b), float(ang % 180.0))

@@ -21,6 +21,8 @@ WORK_SIDE = 640  # longest side of the image the dice are first looked for in
 MIN_WORK_DIE = 16.0  # dice smaller than this in the working image: look again at a finer scale
 MAX_DIE = 220.0  # the largest die side looked for, frame pixels (the issue says 150)
 BLUR_GROWTH = 1.5  # working pixels the smoothing adds to a blob's width (measured on drawn dice)
+MAT_SHARE = 0.03  # a smooth 'not table' region this big (share of the frame) is a mat
+MAT_SOLIDITY = 0.9
 MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
 
@@ -72,7 +74,7 @@ def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
     return scale
 
 
-def prepare(bgr: np.ndarray, scale: float) -> Prepared:
+def prepare(bgr: np.ndarray, scale: float, model: TableModel | None = None) -> Prepared:
     if scale == 1.0:
         work = bgr
     else:
@@ -80,6 +82,8 @@ def prepare(bgr: np.ndarray, scale: float) -> Prepared:
         work = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA)
     work = cv2.GaussianBlur(work, (3, 3), 0)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    if model is not None:
+        return Prepared(work, lab, scale, model)
     h, w = lab.shape[:2]
     small = cv2.resize(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
@@ -98,8 +102,7 @@ def find_candidates(
     found, side = _look(prep, die_size)
     if side and side < MIN_WORK_DIE and prep.scale < 1.0 and not die_size:
         finer = min(1.0, prep.scale * MIN_WORK_DIE * 1.4 / side)
-        prep = prepare(bgr, finer)
-        found, _ = _look(prep, None)
+        found, _ = _look(prepare(bgr, finer, prep.model), None)
     return found, prep
 
 
@@ -110,6 +113,7 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     edges = cv2.Canny(gray, 40, 110)
     fg = cv2.bitwise_or(fg, _closed_outlines(edges, (MAX_DIE * scale) ** 2))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = _mats_are_table(fg, fg.size * MAT_SHARE)
     min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
     blobs = _filled_blobs(fg, min_area)
     side = die_size * scale if die_size else _typical_side(blobs)
@@ -150,6 +154,27 @@ def _sort_out(cands: list[Candidate], side: float | None) -> list[Candidate]:
             continue
         keep.append(c)
     return keep
+
+
+def _mats_are_table(fg: np.ndarray, too_big: float) -> np.ndarray:
+    """A 'not table' region far bigger than any cluster of dice is a mat the colours missed:
+    it becomes table, and what lies inside it (its holes: the dice on the mat) becomes the dice."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
+    big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] > too_big]
+    if not big:
+        return fg
+    out = fg.copy()
+    for i in big:
+        comp = (labels == i).astype(np.uint8) * 255
+        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outer = max(contours, key=cv2.contourArea)
+        if cv2.contourArea(outer) < MAT_SOLIDITY * cv2.contourArea(cv2.convexHull(outer)):
+            continue  # not a smooth oval: a heap of dice
+        filled = np.zeros_like(comp)
+        cv2.drawContours(filled, [outer], -1, 255, -1)
+        out[comp > 0] = 0
+        out |= filled & ~comp
+    return out
 
 
 def _crowded(contour: np.ndarray, side: float | None) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-CLUSTERS = 6
+CLUSTERS = 8
 BORDER_SHARE = 0.08  # a cluster with this share of the border pixels is table
 AREA_SHARE = 0.2  # ...and so is one covering this share of the frame
 SPAN = 0.35  # ...and so is one whose largest region spans this share of the frame's diagonal

@@ -154,7 +154,7 @@ class Renderer:
         drop = world - np.outer(world[:, 2] / self.light[2], self.light)
         px = self.optics.project(drop)
         height = float(d.centre[2])
-        soft = 2 + int(height * 0.25)
+        soft = 4 + int(height * 0.25)
         x0, y0, x1, y1 = _bounds(px, img.shape, pad=2 * soft + 2)
         if x1 <= x0 or y1 <= y0:
             return
@@ -163,7 +163,7 @@ class Renderer:
         cv2.fillConvexPoly(mask, hull, 255, cv2.LINE_AA, 4)
         k = 2 * soft + 1
         mask = cv2.GaussianBlur(mask, (k, k), 0)
-        strength = 0.5 * max(0.3, 1.0 - height / 120.0)
+        strength = 0.32 * max(0.3, 1.0 - height / 120.0)
         if d.occluded_by_box:  # the walls stand between this shadow and the camera
             mask[self.occluder[y0:y1, x0:x1] > 0] = 0
         _darken(img[y0:y1, x0:x1], mask, strength)

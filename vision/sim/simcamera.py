@@ -52,7 +52,9 @@ class SimCamera:
         self.name = f"sim:{game}" if game != "strike" else "sim"
         self.rng = np.random.default_rng([seed, 0])  # how things look and move
         self.model_rng = random.Random(seed)  # where dice end and on which face (engine model)
-        self.look = look or (Look.draw(game, np.random.default_rng([seed, 1])) if vary else Look())
+        self.look = look or (
+            Look.draw(game, np.random.default_rng([seed, 1])) if vary else Look.plain(game)
+        )
         self.layout = Layout(game)
         self.optics = Optics(
             width=size[0],

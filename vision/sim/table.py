@@ -44,6 +44,13 @@ class Look:
     texture_seed: int = 0
 
     @classmethod
+    def plain(cls, game: str) -> Look:
+        """A fixed look: straight-down camera, the game's usual dice (`vary=False`)."""
+        if game == "strike":
+            return cls()
+        return cls(table="grey_card", die="white", marks="black")
+
+    @classmethod
     def draw(cls, game: str, rng: np.random.Generator) -> Look:
         die, marks = ("black", "white") if game == "strike" else ("white", "black")
         if game != "strike" and rng.random() < 0.4:

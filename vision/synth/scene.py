@@ -301,7 +301,7 @@ def _layout(kind, c, cam: Camera, side, arena, rng):
 
 def _place_cocked(dice, arena, side, rng, touching, free, new_die, visible):
     for _ in range(30):
-        tip = float(rng.uniform(22, 68))
+        tip = float(rng.uniform(25, 65))
         if arena and rng.random() < 0.4:
             cand = _against_wall(arena, side, tip, rng, new_die)
         elif dice:
