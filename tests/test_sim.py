@@ -222,3 +222,65 @@ def test_autoplay_plays_by_itself():
         hands += cam.truth()["hand"]
     assert len(counts) >= 3 and hands > 30
     assert cam.autoplay.last is not None
+
+
+def _kiosk_reads(truth) -> tuple:
+    """What a kiosk would take off a settled frame: the faces in the arena, None if cocked."""
+    return tuple(None if d["cocked"] else d["face"] for d in truth["dice"] if d["in_arena"])
+
+
+@pytest.mark.parametrize("game, players", [("strike", 3), ("knister", 2)])
+def test_the_table_follows_a_game_the_kiosk_referees(game, players):
+    """The kiosk's loop: the engine asks for dice, the table throws, the truth is read back."""
+    from engine.registry import game_class
+    from engine.strike import Start, Throw
+    from engine.strike_bots import GreedyBot
+    from vision.sim.follow import Follower
+
+    cam = SimCamera(game, seed=7, size=(96, 72), players=players)
+    names = [f"P{i}" for i in range(players)]
+    state = game_class(game)(names).initial_state()
+    follower, bot, rng = Follower(cam), GreedyBot(), __import__("random").Random(7)
+    applied, rerolls = 0, 0
+    for _ in range(3000):
+        if state.is_over() or (game == "knister" and applied == 6):
+            break
+        seat = state.turn_seat if game == "strike" else None
+        decision = bot.act(state, seat, rng) if game == "strike" else None
+        if decision is not None:
+            state = state.apply(decision)
+            continue
+        done = follower.step(state, go_on=True)
+        rerolls += done == "reroll"
+        cam.skip(max(0, cam.frames_until_settled() - 1))
+        cam.read()
+        request = state.dice()
+        truth = cam.truth()
+        if done or not truth["settled"] or request is None or follower.served is None:
+            continue
+        faces = _kiosk_reads(truth)
+        if None in faces:
+            continue  # a cocked die: the table re-rolls it after a while
+        if game == "knister":
+            state = state.apply(state.game.parse_action({"act": "roll", "dice": list(faces)}))
+            state = _write_everyone(state)
+        elif request.act == "start":
+            state = state.apply(Start(faces))
+        else:
+            state = state.apply(Throw(request.seat, faces))
+        applied += 1
+    assert state.is_over() or (game == "knister" and applied == 6)
+    assert applied >= 6
+    if game == "strike":
+        follower.step(state)
+        cam.skip(cam.frames_until_settled())
+        cam.read()
+        left = Counter(str(f) for f in _kiosk_reads(cam.truth()))
+        assert left == Counter(map(str, state.arena))
+
+
+def _write_everyone(state):
+    """Every seat writes the roll in its first empty cell (Knister's sheets are not the point)."""
+    while state.phase == "place":
+        state = state.apply(state.legal_actions()[0])
+    return state

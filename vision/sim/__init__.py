@@ -33,8 +33,15 @@ Actions (each starts when what is already scheduled is over; all return at once)
 - Knister (pips) and Détrak (symbols): `roll_two(faces=None, seat)` -> the two faces.
 Seats sit around the table (seat 0 at the bottom of the image); the hand comes from the seat.
 
-Drivers that play whole games through the engines are in vision.sim.drivers; `SimCamera(...,
-autoplay=True)` plays one by itself as frames are read (for `arbitre run --camera sim`).
+Following a game the kiosk referees (the demo, `arbitre run --camera sim`): the kiosk owns the
+engine and reads the frames; `vision.sim.follow.Follower(cam).step(state, go_on=False)` makes the
+table do what the engine's state asks for (place the start die, throw, roll the two dice, re-roll
+a cocked die after 2 s, tidy the arena the engine's way after a throw). Call it with the current
+state before reading each frame; in Strike's "choose" phase the table throws again only when
+`go_on` is True.
+
+Drivers that play whole games through the engines by themselves are in vision.sim.drivers
+(`strike_game`, `two_dice_game`); `SimCamera(..., autoplay=True)` plays one as frames are read.
 """
 
 from vision.sim.simcamera import GAMES, SimCamera
