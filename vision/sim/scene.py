@@ -25,6 +25,7 @@ class Plan:
     yaw: float = 0.0
     cocked: bool = False
     aside: bool = False  # set beside the box (a cross, a die that left the arena)
+    lean: float = 0.0  # a cocked die leans towards this direction (radians, on the table)
 
 
 @dataclass

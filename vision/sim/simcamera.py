@@ -71,6 +71,7 @@ class SimCamera:
         self.frame_index = 0
         self._truth: dict[str, Any] | None = None
         self._aside_count = 0
+        self._neighbours: list[tuple[float, float]] = []
         self.autoplay = None
         if autoplay:
             from vision.sim.drivers import autoplay_for
@@ -228,9 +229,8 @@ class SimCamera:
     def _rest_rot(self, plan: Plan) -> np.ndarray:
         if plan.cocked:
             tilt = float(self.rng.uniform(*COCK_TILT))
-            return pose(
-                self.kind, plan.face, plan.yaw, tilt, float(self.rng.uniform(0, 2 * math.pi))
-            )
+            # Leaning towards v means turning about up x v: axis (-vy, vx), at angle lean + 90°.
+            return pose(self.kind, plan.face, plan.yaw, tilt, plan.lean + math.pi / 2)
         return pose(self.kind, plan.face, plan.yaw)
 
     def _random_rot(self) -> np.ndarray:
@@ -357,6 +357,7 @@ class SimCamera:
             st.PlacedDie(d.plan.face, d.plan.x, d.plan.y, d.plan.yaw, d.plan.cocked) for d in dice
         ]
         result = st.throw(before, count, self.model_rng, gather_first=gather)
+        self._neighbours = [(d.x, d.y) for d in result.after if d.in_arena]
         if gather and dice:
             self._gather(dice, result.before, seat)
         t = self._start() + 0.5
@@ -396,10 +397,32 @@ class SimCamera:
         self._hand(seat, [(t, -edge[0], -edge[1], 20.0), (t + 0.6, 0.0, 0.0, 20.0)])
 
     def _landing(self, placed: st.PlacedDie) -> Plan:
+        if placed.in_arena and placed.cocked:
+            return self._lean(placed)
         if placed.in_arena:
-            return Plan(placed.face, placed.x, placed.y, placed.angle, placed.cocked)
+            return Plan(placed.face, placed.x, placed.y, placed.angle)
         x, y = self.layout.beside_box(placed.x, placed.y, self.rng)
         return Plan(placed.face, x, y, placed.angle, False)
+
+    def _lean(self, placed: st.PlacedDie) -> Plan:
+        """A cocked die rests against its nearest neighbour, or else against the wall."""
+        others = [
+            (x, y) for x, y in self._neighbours if math.dist((x, y), (placed.x, placed.y)) > 1
+        ]
+        near = min(others, key=lambda p: math.dist(p, (placed.x, placed.y)), default=None)
+        x, y = placed.x, placed.y
+        if near is not None and math.dist(near, (x, y)) < 1.8 * DIE_MM:
+            lean = math.atan2(near[1] - y, near[0] - x)
+            gap = 1.3 * DIE_MM  # its top edge rests on the neighbour's side
+            nx, ny = near[0] - math.cos(lean) * gap, near[1] - math.sin(lean) * gap
+            if st.inside_oval(nx, ny, margin=DIE_MM / 2):
+                x, y = nx, ny
+        else:
+            r = math.hypot(x / st.ARENA_A, y / st.ARENA_B) or 1.0
+            scale = 1.0 - 0.75 * DIE_MM / min(st.ARENA_A, st.ARENA_B)
+            x, y = x / r * scale * 0.999, y / r * scale * 0.999
+            lean = math.atan2(y / st.ARENA_B**2, x / st.ARENA_A**2)  # the wall's outward normal
+        return Plan(placed.face, x, y, placed.angle, True, lean=lean)
 
     def _throw_one(self, placed: st.PlacedDie, t: float, seat: int) -> Move:
         sx, sy = self.shoulder(seat)
