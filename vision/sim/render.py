@@ -111,8 +111,10 @@ class Renderer:
         x0, y0, x1, y1 = _bounds(corners_px, img.shape, pad=3)
         if x1 <= x0 or y1 <= y0:
             return
+        vx, vy = d.velocity
+        blur = _blur_box(img.shape, (x0, y0, x1, y1), vx, vy)
+        before = img[blur[1] : blur[3], blur[0] : blur[2]].copy() if blur else None
         roi = img[y0:y1, x0:x1]
-        world = CORNERS @ d.rot.T + d.centre
         patches = self.patches[d.kind]
         for slot in range(6):
             normal = d.rot @ NORMALS[slot]
@@ -133,14 +135,12 @@ class Renderer:
                 flags=cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_TRANSPARENT,
             )
-        del world
         if d.occluded_by_box:
             mask = self.occluder[y0:y1, x0:x1] > 0
             if mask.any():
                 roi[mask] = self.background[y0:y1, x0:x1][mask]
-        vx, vy = d.velocity
-        if math.hypot(vx, vy) >= 1.5:
-            _motion_blur(img, (x0, y0, x1, y1), vx, vy)
+        if blur:
+            _motion_blur(img, blur, before, vx, vy)
 
     def _face_quad(self, d: DieView, slot: int, centre: np.ndarray) -> np.ndarray:
         """Image points of the face's top-left, top-right and bottom-left corners (patch order)."""
@@ -229,25 +229,44 @@ def _bounds(px: np.ndarray, shape, pad: int) -> tuple[int, int, int, int]:
     return x0, y0, x1, y1
 
 
-def _motion_blur(img: np.ndarray, box, vx: float, vy: float) -> None:
-    """Smear a moving die along its motion over the frame's exposure (about half the frame)."""
-    length = min(25, int(math.hypot(vx, vy) * 0.5) | 1)
+def _blur_length(vx: float, vy: float) -> int:
+    """Kernel length: the die travels about half its per-frame motion while the shutter is open."""
+    return min(25, int(math.hypot(vx, vy) * 0.5) | 1)
+
+
+def _blur_box(shape, box, vx: float, vy: float) -> tuple[int, int, int, int] | None:
+    length = _blur_length(vx, vy)
     if length < 3:
-        return
-    pad = length
-    h, w = img.shape[:2]
-    x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
-    x1, y1 = min(w, box[2] + pad), min(h, box[3] + pad)
+        return None
+    h, w = shape[:2]
+    return (
+        max(0, box[0] - length),
+        max(0, box[1] - length),
+        min(w, box[2] + length),
+        min(h, box[3] + length),
+    )
+
+
+def _motion_blur(img: np.ndarray, box, before: np.ndarray, vx: float, vy: float) -> None:
+    """Smear the die just drawn along its motion, over the still table behind it.
+
+    The die is a layer over the table: blur the die's colour times its coverage and the coverage
+    itself, then composite over what was there before (premultiplied alpha), so the table around
+    the die stays sharp.
+    """
+    length = _blur_length(vx, vy)
     kernel = np.zeros((length, length), np.float32)
     c = length // 2
     ang = math.atan2(vy, vx)
     dx, dy = math.cos(ang) * c, math.sin(ang) * c
-    cv2.line(
-        kernel,
-        (int(round(c - dx)), int(round(c - dy))),
-        (int(round(c + dx)), int(round(c + dy))),
-        1.0,
-    )
+    p0 = (int(round(c - dx)), int(round(c - dy)))
+    p1 = (int(round(c + dx)), int(round(c + dy)))
+    cv2.line(kernel, p0, p1, 1.0)
     kernel /= kernel.sum()
+    x0, y0, x1, y1 = box
     roi = img[y0:y1, x0:x1]
-    roi[:] = cv2.filter2D(roi, -1, kernel)
+    cover = (roi != before).any(axis=2).astype(np.float32)
+    layer = roi.astype(np.float32) * cover[..., None]
+    cover = cv2.filter2D(cover, -1, kernel)[..., None]
+    layer = cv2.filter2D(layer, -1, kernel)
+    roi[:] = np.clip(layer + before * (1.0 - cover), 0, 255).astype(np.uint8)
