@@ -16,6 +16,7 @@ from vision.table import TableModel, learn
 
 _SIDE = 160
 COVER = 0.8  # share of the ellipse the region's own pixels must cover (dice are holes in it)
+MIN_CONTRAST = 12.0  # Lab units between the mat and what surrounds it
 MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
 
 
@@ -36,17 +37,61 @@ def find_arena(
         small = cv2.GaussianBlur(small, (3, 3), 0)
         model = learn(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
     labels = model.labels
+    small_lab = _small_lab(bgr, labels.shape)
     best: tuple[float, Ellipse] | None = None
     for c in range(len(model.centres)):
         region = (labels == c).astype(np.uint8) * 255
-        if region.mean() < 255 * 0.08:
+        if region.mean() < 255 * 0.02:
             continue
-        found = _fit(region)
+        found = _best(_fit(region), _fit(_inside_ring(region)))
+        if found and _contrast(small_lab, found[1]) < MIN_CONTRAST:
+            found = None  # a lit patch or a band of grain, not the mat in its box
         if found and (best is None or found[0] > best[0]):
             best = found
     if best is None or best[0] < MIN_FIT:
         return None
     return best[1].scaled(1.0 / scale)
+
+
+def _best(*fits):
+    fits = [f for f in fits if f is not None]
+    return max(fits, key=lambda f: f[0]) if fits else None
+
+
+def _inside_ring(region: np.ndarray) -> np.ndarray:
+    """What a ring-shaped region (the box's rim) encloses: the mat, whatever its colour."""
+    closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    out = np.zeros_like(region)
+    if hierarchy is None:
+        return out
+    holes = [c for c, hr in zip(contours, hierarchy[0], strict=True) if hr[3] != -1]
+    if holes:
+        cv2.drawContours(out, [max(holes, key=cv2.contourArea)], -1, 255, -1)
+    return out
+
+
+def _small_lab(bgr: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    small = cv2.resize(bgr, (shape[1], shape[0]), interpolation=cv2.INTER_AREA)
+    return cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _contrast(lab: np.ndarray, e: Ellipse) -> float:
+    """Median Lab difference between just inside and just outside the ellipse's border."""
+    h, w = lab.shape[:2]
+    t = np.radians(e.angle)
+    diffs = []
+    for phi in np.linspace(0, 2 * np.pi, 48, endpoint=False):
+        pts = []
+        for k in (0.9, 1.1):
+            u, v = e.a * k * np.cos(phi), e.b * k * np.sin(phi)
+            x = e.cx + u * np.cos(t) - v * np.sin(t)
+            y = e.cy + u * np.sin(t) + v * np.cos(t)
+            pts.append((int(round(x)), int(round(y))))
+        (x0, y0), (x1, y1) = pts
+        if 0 <= x0 < w and 0 <= y0 < h and 0 <= x1 < w and 0 <= y1 < h:
+            diffs.append(float(np.linalg.norm(lab[y0, x0] - lab[y1, x1])))
+    return float(np.median(diffs)) if len(diffs) >= 12 else 0.0
 
 
 def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:

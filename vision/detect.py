@@ -21,7 +21,7 @@ WORK_SIDE = 640  # longest side of the image the dice are first looked for in
 MIN_WORK_DIE = 16.0  # dice smaller than this in the working image: look again at a finer scale
 MAX_DIE = 220.0  # the largest die side looked for, frame pixels (the issue says 150)
 BLUR_GROWTH = 1.5  # working pixels the smoothing adds to a blob's width (measured on drawn dice)
-MAT_SHARE = 0.03  # a smooth 'not table' region this big (share of the frame) is a mat
+MAT_SHARE = 0.012  # a smooth 'not table' region this big (share of the frame) is a mat
 MAT_SOLIDITY = 0.9
 MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
@@ -113,7 +113,7 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     edges = cv2.Canny(gray, 40, 110)
     fg = cv2.bitwise_or(fg, _closed_outlines(edges, (MAX_DIE * scale) ** 2))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    fg = _mats_are_table(fg, fg.size * MAT_SHARE)
+    fg = _mats_are_table(fg, prep.lab, fg.size * MAT_SHARE)
     min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
     blobs = _filled_blobs(fg, min_area)
     side = die_size * scale if die_size else _typical_side(blobs)
@@ -156,24 +156,28 @@ def _sort_out(cands: list[Candidate], side: float | None) -> list[Candidate]:
     return keep
 
 
-def _mats_are_table(fg: np.ndarray, too_big: float) -> np.ndarray:
-    """A 'not table' region far bigger than any cluster of dice is a mat the colours missed:
-    it becomes table, and what lies inside it (its holes: the dice on the mat) becomes the dice."""
+def _mats_are_table(fg: np.ndarray, lab: np.ndarray, too_big: float) -> np.ndarray:
+    """A smooth 'not table' region far bigger than any heap of dice is a mat (or the box's rim)
+    the colour model missed: its own colour becomes table there, what differs (dice) stays."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
     big = [i for i in range(1, count) if stats[i, cv2.CC_STAT_AREA] > too_big]
-    if not big:
-        return fg
-    out = fg.copy()
+    out = fg
     for i in big:
-        comp = (labels == i).astype(np.uint8) * 255
-        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        comp = labels == i
+        contours, _ = cv2.findContours(
+            comp.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE
+        )
         outer = max(contours, key=cv2.contourArea)
-        if cv2.contourArea(outer) < MAT_SOLIDITY * cv2.contourArea(cv2.convexHull(outer)):
-            continue  # not a smooth oval: a heap of dice
-        filled = np.zeros_like(comp)
-        cv2.drawContours(filled, [outer], -1, 255, -1)
-        out[comp > 0] = 0
-        out |= filled & ~comp
+        area = cv2.contourArea(outer)
+        (_, _), (w, h), _ = cv2.minAreaRect(outer)
+        if area < MAT_SOLIDITY * cv2.contourArea(cv2.convexHull(outer)) or area > 0.86 * w * h:
+            continue  # not a smooth oval: a heap of dice, or one big die
+        pixels = lab[comp].astype(np.float32)
+        colour = np.median(pixels, axis=0)
+        dist = np.sqrt(((lab.astype(np.float32) - colour) ** 2).sum(axis=2))
+        spread = float(np.median(dist[comp]))
+        out = out.copy() if out is fg else out
+        out[comp & (dist < max(3.0 * spread, 12.0))] = 0
     return out
 
 

@@ -20,6 +20,8 @@ AREA_SHARE = 0.2  # ...and so is one covering this share of the frame
 SPAN = 0.35  # ...and so is one whose largest region spans this share of the frame's diagonal
 SPAN_AREA = 0.06  # ...or covers this share of the frame in one piece
 DISTANCE = 2.2  # a pixel this many spreads (plus 4 Lab units) from a table colour is not table
+SHADES = (0.5, 0.6, 0.7, 0.8, 0.9)  # the table in shadow is still table...
+SHADE_STRICT = 1.6  # ...but only close to it: a black die is darker than any shadow
 _STEP = 8  # Lab cell size of the lookup table
 
 _CELLS = (np.arange(256 // _STEP, dtype=np.float32) * _STEP + _STEP / 2).astype(np.float32)
@@ -54,6 +56,16 @@ def _spans(region: np.ndarray) -> bool:
     )
 
 
+def _shaded(lab_colour: np.ndarray) -> np.ndarray:
+    """A table colour and the same colour in the shade of a die (hard shadows keep 40 % or more
+    of the light; down to half is modelled, nearer to black is a die)."""
+    bgr = cv2.cvtColor(lab_colour.reshape(1, 1, 3).astype(np.uint8), cv2.COLOR_LAB2BGR)
+    shades = np.array(SHADES, np.float32).reshape(-1, 1, 1)
+    darker = (bgr.astype(np.float32) * shades).clip(0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(darker, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return np.vstack([lab_colour.reshape(1, 3), lab])
+
+
 def learn(small_lab: np.ndarray) -> TableModel:
     """Cluster a small Lab copy of the frame and decide which clusters are the table."""
     pixels = small_lab.reshape(-1, 3).astype(np.float32)
@@ -74,7 +86,8 @@ def learn(small_lab: np.ndarray) -> TableModel:
     for c in table:
         members = pixels[flat == c]
         spread = max(float(np.sqrt(((members - centres[c]) ** 2).sum(1).mean())), 3.0)
-        d = np.sqrt(((_GRID - centres[c]) ** 2).sum(1)) / (spread + 4.0)
-        np.minimum(best, d, out=best)
+        for i, colour in enumerate(_shaded(centres[c])):
+            d = np.sqrt(((_GRID - colour) ** 2).sum(1)) / (spread + 4.0)
+            np.minimum(best, d if i == 0 else d * SHADE_STRICT, out=best)
     lookup = ((best < DISTANCE) * 255).astype(np.uint8)
     return TableModel(labels, centres, table, lookup)

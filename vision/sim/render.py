@@ -184,15 +184,20 @@ class Renderer:
         pts = np.array([palm, wrist, elbow, *fingers, thumb])
         return pts, palm, h
 
-    def _hand_shape(self, canvas: np.ndarray, pts_px: np.ndarray, scale: float, value) -> None:
-        palm, wrist, elbow = pts_px[0], pts_px[1], pts_px[2]
-        as_int = [tuple(int(round(c)) for c in p) for p in pts_px]
-        cv2.line(canvas, as_int[1], as_int[2], value, max(2, int(70 * scale)), cv2.LINE_AA)
-        cv2.circle(canvas, as_int[0], max(2, int(42 * scale)), value, -1, cv2.LINE_AA)
-        cv2.line(canvas, as_int[0], as_int[1], value, max(2, int(62 * scale)), cv2.LINE_AA)
-        for f in as_int[3:]:
-            cv2.line(canvas, as_int[0], f, value, max(2, int(15 * scale)), cv2.LINE_AA)
-        del palm, wrist, elbow
+    def _hand_shape(
+        self, canvas: np.ndarray, pts_px: np.ndarray, scale: float, value, grow: float = 1.0
+    ) -> None:
+        """Arm, palm, fingers and thumb as thick strokes; `grow` scales their widths."""
+        p = [tuple(int(round(c)) for c in q) for q in pts_px]
+
+        def width(mm: float) -> int:
+            return max(2, int(mm * scale * grow))
+
+        cv2.line(canvas, p[1], p[2], value, width(70), cv2.LINE_AA)
+        cv2.circle(canvas, p[0], width(42) // 2 * 2, value, -1, cv2.LINE_AA)
+        cv2.line(canvas, p[0], p[1], value, width(62), cv2.LINE_AA)
+        for f in p[3:]:
+            cv2.line(canvas, p[0], f, value, width(15), cv2.LINE_AA)
 
     def _hand_shadow(self, img: np.ndarray, hand) -> None:
         pts, palm, h = self._hand_points(hand)
@@ -210,8 +215,11 @@ class Renderer:
         pts, palm, h = self._hand_points(hand)
         px = self.optics.project(pts)
         scale = self.optics.scale_at(palm[0], palm[1], h)
-        colour = tuple(float(c) for c in np.array(SKIN, np.float32) * self.look.gains)
-        self._hand_shape(img, px, scale, colour)
+        skin = np.array(SKIN, np.float32) * self.look.gains
+        # Darker rim, lit middle: enough roundness for a hand that only passes through.
+        for grow, tone in ((1.0, 0.72), (0.8, 0.9), (0.45, 1.04)):
+            colour = tuple(float(c) for c in np.clip(skin * tone, 0, 255))
+            self._hand_shape(img, px, scale, colour, grow)
 
 
 def _darken(roi: np.ndarray, mask: np.ndarray, strength: float) -> None:

@@ -65,7 +65,7 @@ def foam(h, w, ppm, rng, colour=None):
     c = colour or FOAM_COLOURS[rng.integers(len(FOAM_COLOURS))]
     img = _tint((h, w), c, 0.02 * _noise(h, w, 150 * ppm, rng))
     grain = _grain(h, w, 7, 0.35 * ppm, rng)
-    img += grain[..., None]
+    cv2.add(img, cv2.merge([grain] * 3), dst=img)
     img[grain < -2.6 * 7] *= 0.6  # the darkest specks of the grain: the foam's pores
     return img
 
@@ -80,7 +80,8 @@ def felt(h, w, ppm, rng):
     kernel /= kernel.sum()
     a = cv2.filter2D(fib, -1, kernel)
     b = cv2.filter2D(fib, -1, kernel.T)
-    img += (0.5 * (a + b))[..., None] * (np.array(c, np.float32) / 255 + 0.25)
+    fibres = 0.5 * (a + b)
+    cv2.add(img, cv2.merge([fibres * (v / 255 + 0.25) for v in c]), dst=img)
     return img
 
 
@@ -88,7 +89,7 @@ def card(h, w, ppm, rng, grey=False):
     base = rng.uniform(130, 165) if grey else rng.uniform(225, 245)
     c = (base, base * rng.uniform(0.98, 1.0), base * rng.uniform(0.96, 1.0))
     img = _tint((h, w), c, 0.015 * _noise(h, w, 120 * ppm, rng))
-    img += _grain(h, w, 2.5, 0.3 * ppm, rng)[..., None]
+    cv2.add(img, cv2.merge([_grain(h, w, 2.5, 0.3 * ppm, rng)] * 3), dst=img)
     return img
 
 
@@ -111,7 +112,7 @@ def wood(h, w, ppm, rng):
     seams = np.abs(((across + rng.uniform(0, plank)) % plank) - plank / 2) > plank / 2 - 0.6
     img[seams] *= 0.45
     img = cv2.resize(img, (fw, fh), interpolation=cv2.INTER_LINEAR)
-    return img + _grain(fh, fw, 3, 0.3, rng)[..., None]
+    return cv2.add(img, cv2.merge([_grain(fh, fw, 3, 0.3, rng)] * 3))
 
 
 def tray(h, w, ppm, rng):
@@ -149,9 +150,11 @@ def tray(h, w, ppm, rng):
                 thick,
                 cv2.LINE_AA,
             )
-    m = mask.astype(np.float32)[..., None] * (1 / 255)
-    img = img * (1 - m) + ink * m
-    return img + _grain(h, w, 2.5, 0.3, rng)[..., None]
+    m = mask.astype(np.float32) * (1 / 255)
+    ink_img = np.empty_like(img)
+    ink_img[:] = ink
+    img = cv2.blendLinear(img, ink_img, 1 - m, m)
+    return cv2.add(img, cv2.merge([_grain(h, w, 2.5, 0.3, rng)] * 3))
 
 
 MAKERS = {
@@ -192,6 +195,7 @@ def draw_arena(img, centre_px, axes_px, angle, ppm, rng, rim_mm=14.0):
     mat = foam(*roi.shape[:2], ppm, rng, FOAM_COLOURS[rng.integers(4)])
     small = cv2.resize(inner_mask, None, fx=0.25, fy=0.25, interpolation=cv2.INTER_AREA)
     wall = cv2.resize(cv2.GaussianBlur(small, (0, 0), ppm), inner_mask.shape[::-1])
-    shade = (0.55 + 0.45 * np.clip((wall - 0.5) * 2, 0, 1)) * inner_mask
-    roi[:] = roi * (1 - inner_mask[..., None]) + mat * shade[..., None]
+    shade = 0.55 + 0.45 * np.clip((wall - 0.5) * 2, 0, 1)
+    cv2.multiply(mat, cv2.merge([shade] * 3), dst=mat)
+    roi[:] = cv2.blendLinear(roi, mat, 1 - inner_mask, inner_mask)
     return img

@@ -53,15 +53,13 @@ def finish(img: np.ndarray, c: dict, rng) -> tuple[np.ndarray, bytes | None]:
     if c["noise"] > 0:
         # Shot noise grows with brightness: sigma from 0.6 n (black) to 1.4 n (white).
         sigma = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-        sigma *= 0.8 * c["noise"] / 255
-        sigma += 0.6 * c["noise"]
+        sigma = cv2.addWeighted(sigma, 0.8 * c["noise"] / 255, sigma, 0.0, 0.6 * c["noise"])
         # Luminance noise per pixel, colour noise at half resolution (demosaicing smears it).
-        luma = randn((rh, rw), rng)
-        luma *= sigma
+        luma = cv2.multiply(randn((rh, rw), rng), sigma)
         chroma = randn(((rh + 1) // 2, (rw + 1) // 2, 3), rng)
-        chroma *= 0.6 * c["noise"]
-        np.add(img, luma[..., None], out=img)
-        img += cv2.resize(chroma, (rw, rh), interpolation=cv2.INTER_LINEAR)
+        chroma = cv2.resize(chroma, (rw, rh), interpolation=cv2.INTER_LINEAR)
+        cv2.scaleAdd(chroma, 0.6 * c["noise"], cv2.merge([luma] * 3), dst=chroma)
+        cv2.add(img, chroma, dst=img)
     out = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if (rh, rw) != (h, w):
         out = cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)
@@ -80,6 +78,6 @@ def _light_field(img: np.ndarray, c: dict, rng) -> None:
     ang = rng.uniform(0, 2 * math.pi)
     field = 1 + c["light_gradient"] * 2 * (xx * math.cos(ang) + yy * math.sin(ang))
     field *= (1 - c["vignette"] * (xx * xx + yy * yy) * 2) * c["exposure"]
-    gains = 1 + np.array(c["colour_cast"], np.float32)
-    np.multiply(img, cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)[..., None], out=img)
-    img *= gains
+    full = cv2.resize(field, (w, h), interpolation=cv2.INTER_LINEAR)
+    gains = [1 + float(g) for g in c["colour_cast"]]
+    cv2.multiply(img, cv2.merge([full * g for g in gains]), dst=img)

@@ -207,14 +207,29 @@ def _square_patch(face, side, die, marks, corner, bevel, light, texture_seed, gh
     return patch
 
 
-def _supersample(side: int) -> int:
-    return 4 if side < 24 else 2 if side < 160 else 1
+def _master(side: int) -> int:
+    """The size a face is drawn at before being area-averaged to `side` (2x..10x for the sizes
+    dice have in photos): a few master sizes, so most sides reuse a cached drawing."""
+    for n in (64, 128, 256, 512):
+        if side <= n // 2:
+            return n
+    return max(side, 512)
 
 
 @lru_cache(maxsize=2048)
 def _albedo(face, side, die, marks, corner, bevel, texture_seed, ghost):
-    ss = _supersample(side)
-    n = side * ss
+    n = _master(side)
+    img, alpha = _albedo_master(face, n, die, marks, corner, bevel, texture_seed, ghost)
+    if n != side:
+        img = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, (side, side), interpolation=cv2.INTER_AREA)
+    img.setflags(write=False)
+    alpha.setflags(write=False)
+    return img, alpha
+
+
+@lru_cache(maxsize=512)
+def _albedo_master(face, n, die, marks, corner, bevel, texture_seed, ghost):
     die_name = die if isinstance(die, str) else None
     body_bgr = np.array(colour(die, DIE_COLOURS, "die"), np.float32)
     mark_bgr = colour(marks, MARK_COLOURS, "mark")
@@ -234,14 +249,12 @@ def _albedo(face, side, die, marks, corner, bevel, texture_seed, ghost):
     mark_mask = np.zeros((n, n), np.float32)
     _draw_marks(mark_mask, face, n, 1.0)
     rim = cv2.GaussianBlur(mark_mask, (0, 0), max(1.0, n * 0.012))
-    img *= (1 - 0.35 * np.clip(rim - mark_mask, 0, 1))[..., None]
-    img = img * (1 - mark_mask[..., None]) + np.array(mark_bgr, np.float32) * mark_mask[..., None]
+    darken = 1 - 0.35 * np.clip(rim - mark_mask, 0, 1)
+    cv2.multiply(img, cv2.merge([darken] * 3), dst=img)
+    ink = np.empty_like(img)
+    ink[:] = mark_bgr
+    img = cv2.blendLinear(img, ink, 1 - mark_mask, mark_mask)
     alpha = np.maximum(alpha, mark_mask * coverage) * 255
-    if ss > 1:
-        img = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
-        alpha = cv2.resize(alpha, (side, side), interpolation=cv2.INTER_AREA)
-    img.setflags(write=False)
-    alpha.setflags(write=False)
     return img, alpha
 
 
@@ -268,7 +281,7 @@ def _geometry(n: int, corner: float, bevel: float):
 @lru_cache(maxsize=1024)
 def _lighting(side: int, corner: float, bevel: float, light):
     """Diffuse shading (1 on the flat top) and specular (grey levels) of the bevel."""
-    n = side * _supersample(side)
+    n = _master(side)
     _, edge, gx, gy = _geometry(n, corner, bevel)
     lean = edge * (math.pi / 2) * 0.9
     nz, s = np.cos(lean), np.sin(lean)

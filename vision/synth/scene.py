@@ -365,7 +365,7 @@ def _darken(img, dice, cam: Camera, light, rng) -> None:
         cast = cv2.GaussianBlur(cast, (0, 0), float(rng.uniform(0.3, 1.0)))
         dark = np.maximum(dark, cast * float(rng.uniform(0.35, 0.6)))
     factor = cv2.resize(1 - dark, (w, h), interpolation=cv2.INTER_LINEAR)
-    np.multiply(img, factor[..., None], out=img)
+    cv2.multiply(img, cv2.merge([factor] * 3), dst=img)
 
 
 def _px(d: Die, cam: Camera) -> float:
