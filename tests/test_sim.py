@@ -284,3 +284,24 @@ def _write_everyone(state):
     while state.phase == "place":
         state = state.apply(state.legal_actions()[0])
     return state
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_throw_comes_from_the_throwers_side_of_the_table(seat):
+    cam = SimCamera("strike", seed=10, size=SMALL, players=2, vary=False)
+    cam.place_start()
+    cam.skip(cam.frames_until_settled())
+    cam.read()
+    old = {d["id"] for d in cam.truth()["dice"]}
+    cam.throw(1, seat=seat)
+    hands, first = 0, None
+    while not cam.settled:
+        cam.read()
+        truth = cam.truth()
+        hands += truth["hand"]
+        new = [d for d in truth["dice"] if d["id"] not in old]
+        if new and first is None:
+            first = new[0]
+    assert hands > 5 and first is not None and first["moving"]
+    # Seat 0 sits at the bottom of the image, seat 1 across the table at the top.
+    assert (first["y"] > SMALL[1] / 2) == (seat == 0)
