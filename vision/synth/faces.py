@@ -207,55 +207,81 @@ def _square_patch(face, side, die, marks, corner, bevel, light, texture_seed, gh
     return patch
 
 
-def _master(side: int) -> int:
-    """The size a face is drawn at before being area-averaged to `side` (2x..10x for the sizes
-    dice have in photos): a few master sizes, so most sides reuse a cached drawing."""
-    for n in (64, 128, 256, 512):
-        if side <= n // 2:
-            return n
-    return max(side, 512)
-
-
 @lru_cache(maxsize=2048)
 def _albedo(face, side, die, marks, corner, bevel, texture_seed, ghost):
-    n = _master(side)
-    img, alpha = _albedo_master(face, n, die, marks, corner, bevel, texture_seed, ghost)
-    if n != side:
-        img = cv2.resize(img, (side, side), interpolation=cv2.INTER_AREA)
-        alpha = cv2.resize(alpha, (side, side), interpolation=cv2.INTER_AREA)
+    """Colours and alpha at the patch's size, from cached colour-free layers: cheap per colour."""
+    die_name = die if isinstance(die, str) else None
+    body_bgr = colour(die, DIE_COLOURS, "die")
+    mark_bgr = colour(marks, MARK_COLOURS, "mark")
+    mark, darken, coverage, edge = _layers(face, side, corner, bevel)
+    if die_name == "marbled":
+        veins = _veins(side, texture_seed)
+        img = cv2.merge(
+            [b + (v - b) * veins for b, v in zip(body_bgr, (235, 235, 230), strict=True)]
+        )
+    else:
+        img = np.empty((side, side, 3), np.float32)
+        img[:] = body_bgr
+    alpha = coverage.copy()
+    if die_name == "translucent":
+        alpha *= TRANSLUCENT_ALPHA + (1 - TRANSLUCENT_ALPHA) * edge**2
+        if ghost is not None:
+            ghost_mark = _layers(ghost, side, corner, bevel)[0][:, ::-1]
+            shadow = 1 - 0.22 * cv2.GaussianBlur(ghost_mark, (0, 0), max(0.5, side * 0.02))
+            cv2.multiply(img, cv2.merge([shadow] * 3), dst=img)
+    cv2.multiply(img, cv2.merge([darken] * 3), dst=img)
+    ink = np.empty_like(img)
+    ink[:] = mark_bgr
+    img = cv2.blendLinear(img, ink, 1 - mark, mark)
+    alpha = np.maximum(alpha, mark * coverage) * 255
     img.setflags(write=False)
     alpha.setflags(write=False)
     return img, alpha
 
 
-@lru_cache(maxsize=512)
-def _albedo_master(face, n, die, marks, corner, bevel, texture_seed, ghost):
-    die_name = die if isinstance(die, str) else None
-    body_bgr = np.array(colour(die, DIE_COLOURS, "die"), np.float32)
-    mark_bgr = colour(marks, MARK_COLOURS, "mark")
+def _master(side: int) -> int:
+    """The size a face is drawn at before being area-averaged to `side`: 4x for small dice
+    (an exact multiple keeps 18 px pips apart), else one of a few master sizes (2x..4x), so
+    most sides reuse a cached drawing."""
+    if side <= 32:
+        return side * 4
+    for n in (128, 256, 512):
+        if side <= n // 2:
+            return n
+    return max(side, 512)
+
+
+def _down(layer: np.ndarray, side: int) -> np.ndarray:
+    if layer.shape[0] == side:
+        return layer
+    return cv2.resize(layer, (side, side), interpolation=cv2.INTER_AREA)
+
+
+@lru_cache(maxsize=1024)
+def _layers(face, side, corner, bevel):
+    """Colour-free layers at `side`: mark coverage, the darker rim around marks, body coverage
+    and the bevel's edge ramp (drawn at a master size, then area-averaged)."""
+    n = _master(side)
     coverage, edge, _, _ = _geometry(n, corner, bevel)
-    img = np.empty((n, n, 3), np.float32)
-    img[:] = body_bgr
-    if die_name == "marbled":
-        img = _marble(img, n, texture_seed)
-    alpha = coverage.copy()
-    if die_name == "translucent":
-        alpha *= TRANSLUCENT_ALPHA + (1 - TRANSLUCENT_ALPHA) * edge**2
-        if ghost is not None:
-            ghost_layer = np.zeros((n, n), np.float32)
-            _draw_marks(ghost_layer, ghost, n, 1.0)
-            ghost_layer = cv2.GaussianBlur(ghost_layer[:, ::-1], (0, 0), n * 0.02)
-            img = img * (1 - 0.22 * ghost_layer[..., None]) + 0.22 * ghost_layer[..., None] * 60
-    mark_mask = np.zeros((n, n), np.float32)
-    _draw_marks(mark_mask, face, n, 1.0)
-    rim = cv2.GaussianBlur(mark_mask, (0, 0), max(1.0, n * 0.012))
-    darken = 1 - 0.35 * np.clip(rim - mark_mask, 0, 1)
-    cv2.multiply(img, cv2.merge([darken] * 3), dst=img)
-    ink = np.empty_like(img)
-    ink[:] = mark_bgr
-    img = cv2.blendLinear(img, ink, 1 - mark_mask, mark_mask)
-    alpha = np.maximum(alpha, mark_mask * coverage) * 255
-    return img, alpha
+    mark = np.zeros((n, n), np.float32)
+    _draw_marks(mark, face, n, 1.0)
+    rim = cv2.GaussianBlur(mark, (0, 0), max(1.0, n * 0.012))
+    darken = 1 - 0.35 * np.clip(rim - mark, 0, 1)
+    return tuple(_down(x, side) for x in (mark, darken, coverage, edge))
+
+
+@lru_cache(maxsize=256)
+def _veins(side: int, seed: int) -> np.ndarray:
+    """Marble veins (0..0.75) drawn from a seed at a master size."""
+    n = _master(side)
+    rng = np.random.default_rng(seed)
+    low = rng.normal(size=(8, 8)).astype(np.float32)
+    field = cv2.resize(low, (n, n), interpolation=cv2.INTER_CUBIC)
+    t = np.linspace(0, 1, n, dtype=np.float32)
+    swirl = np.sin(
+        (t[None, :] * rng.uniform(4, 9) + t[:, None] * rng.uniform(2, 6) + field * 1.8) * math.pi
+    )
+    return _down(np.clip(1 - np.abs(swirl) * 4, 0, 1).astype(np.float32) * 0.75, side)
 
 
 @lru_cache(maxsize=256)
@@ -281,7 +307,12 @@ def _geometry(n: int, corner: float, bevel: float):
 @lru_cache(maxsize=1024)
 def _lighting(side: int, corner: float, bevel: float, light):
     """Diffuse shading (1 on the flat top) and specular (grey levels) of the bevel."""
-    n = _master(side)
+    shade, spec = _lighting_master(_master(side), corner, bevel, light)
+    return _down(shade, side), _down(spec, side)
+
+
+@lru_cache(maxsize=512)
+def _lighting_master(n: int, corner: float, bevel: float, light):
     _, edge, gx, gy = _geometry(n, corner, bevel)
     lean = edge * (math.pi / 2) * 0.9
     nz, s = np.cos(lean), np.sin(lean)
@@ -294,24 +325,7 @@ def _lighting(side: int, corner: float, bevel: float, light):
     hx, hy, hz = lx, ly, lz + 1.0
     hn = math.sqrt(hx * hx + hy * hy + hz * hz)
     spec = np.clip((nx * hx + ny * hy + nz * hz) / hn, 0, 1) ** 40 * (lean > 0.05) * 127
-    spec = spec.astype(np.float32)
-    if n != side:
-        shade = cv2.resize(shade, (side, side), interpolation=cv2.INTER_AREA)
-        spec = cv2.resize(spec, (side, side), interpolation=cv2.INTER_AREA)
-    return shade, spec
-
-
-def _marble(img: np.ndarray, n: int, seed: int) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    low = rng.normal(size=(8, 8)).astype(np.float32)
-    field = cv2.resize(low, (n, n), interpolation=cv2.INTER_CUBIC)
-    t = np.linspace(0, 1, n, dtype=np.float32)
-    swirl = np.sin(
-        (t[None, :] * rng.uniform(4, 9) + t[:, None] * rng.uniform(2, 6) + field * 1.8) * math.pi
-    )
-    veins = np.clip(1 - np.abs(swirl) * 4, 0, 1)[..., None]
-    light = np.array([235, 235, 230], np.float32)
-    return img * (1 - 0.75 * veins) + light * 0.75 * veins
+    return shade, spec.astype(np.float32)
 
 
 def _draw_marks(mask: np.ndarray, face, n: int, value: float) -> None:
