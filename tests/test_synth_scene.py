@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.synth.camera import Lens
 from vision.synth.conditions import (
     FRAMES,
     SIZE_BANDS,
@@ -230,3 +231,24 @@ def test_bad_conditions_say_what_was_expected(kw, message):
 def test_bad_kind():
     with pytest.raises(ValueError, match="expected one of pips, strike, detrak"):
         render_scene("cards", np.random.default_rng(0))
+
+
+def test_lens_maps_round_trip_and_barrel_pulls_corners_in():
+    lens = Lens(800, 600, 0.1)
+    pts = np.array([[0.0, 0.0], [400, 300], [799, 599], [120, 480]])
+    assert np.allclose(lens.output_from_ideal(lens.ideal_from_output(pts)), pts, atol=1e-6)
+    corner = lens.ideal_from_output([[0.0, 0.0]])[0]
+    cw, ch = lens.canvas
+    assert corner[0] < cw / 2 - 400 and corner[1] < ch / 2 - 300  # sees further out
+    assert lens.magnification([[0.0, 0.0]])[0] < 1 < 1.0001 + lens.magnification([[400, 300]])[0]
+
+
+def test_truth_follows_the_lens_distortion():
+    scene = _scene(seed=5, distortion=0.12, die_colour="yellow", mark_colour="black", n_dice=10)
+    flat = [d for d in scene.dice if not d.cocked]
+    assert len(flat) >= 6
+    for d in flat:
+        pixel = scene.image[int(round(d.y)), int(round(d.x))]
+        expected = MARK_COLOURS["black"] if d.face in (1, 3, 5) else DIE_COLOURS["yellow"]
+        assert _near(pixel, expected, 20), d
+        assert _count_pips(scene, d, "yellow", "black") == d.face, d

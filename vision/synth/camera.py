@@ -78,3 +78,56 @@ class Camera:
     def scale_at(self, point) -> float:
         """Pixels per mm for a small object at `point` (world), seen face-on."""
         return self.focal / float(self.depth(np.asarray(point, float)[None])[0])
+
+
+@dataclass(frozen=True)
+class Lens:
+    """Radial distortion of a cheap or wide lens, on a frame of `width` x `height` pixels.
+
+    The output pixel p sees the ideal pinhole image at c' + (p - c) (1 + k r^2), with c the
+    frame's centre, r = |p - c| / half-diagonal and c' the centre of the ideal canvas, which is
+    (1 + k) times the frame so that the corners have something to see. k > 0 is barrel
+    distortion (straight lines bow outwards), k < 0 pincushion, 0 none.
+    """
+
+    width: int
+    height: int
+    k: float = 0.0
+
+    @property
+    def canvas(self) -> tuple[int, int]:
+        grow = 1 + max(self.k, 0.0)
+        return int(math.ceil(self.width * grow)), int(math.ceil(self.height * grow))
+
+    def _radius(self) -> float:
+        return math.hypot(self.width, self.height) / 2
+
+    def ideal_from_output(self, points: np.ndarray) -> np.ndarray:
+        p = np.asarray(points, float) - [self.width / 2, self.height / 2]
+        r2 = (p * p).sum(axis=-1, keepdims=True) / self._radius() ** 2
+        cw, ch = self.canvas
+        return p * (1 + self.k * r2) + [cw / 2, ch / 2]
+
+    def output_from_ideal(self, points: np.ndarray) -> np.ndarray:
+        cw, ch = self.canvas
+        q = (np.asarray(points, float) - [cw / 2, ch / 2]) / self._radius()
+        ru = np.linalg.norm(q, axis=-1, keepdims=True)
+        rd = ru.copy()
+        for _ in range(8):  # Newton on rd (1 + k rd^2) = ru
+            rd -= (rd * (1 + self.k * rd * rd) - ru) / (1 + 3 * self.k * rd * rd)
+        scale = np.where(ru > 1e-12, rd / np.maximum(ru, 1e-12), 1.0)
+        return q * scale * self._radius() + [self.width / 2, self.height / 2]
+
+    def magnification(self, points: np.ndarray) -> np.ndarray:
+        """How much a small object at output `points` is shrunk (< 1 for barrel), per point."""
+        p = np.asarray(points, float) - [self.width / 2, self.height / 2]
+        r2 = (p * p).sum(axis=-1) / self._radius() ** 2
+        return 1 / np.sqrt((1 + 3 * self.k * r2) * (1 + self.k * r2))
+
+    def maps(self, scale: float) -> tuple[np.ndarray, np.ndarray]:
+        """cv2.remap maps from the ideal canvas drawn at `scale` to the frame at `scale`."""
+        w, h = round(self.width * scale), round(self.height * scale)
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        pts = np.stack([xs / scale, ys / scale], axis=-1)
+        ideal = self.ideal_from_output(pts.reshape(-1, 2)).reshape(h, w, 2) * scale
+        return ideal[..., 0].astype(np.float32), ideal[..., 1].astype(np.float32)

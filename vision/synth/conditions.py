@@ -57,6 +57,7 @@ KEYS = {
     "noise": "sensor noise sigma in grey levels, 0..20",
     "blur": "Gaussian blur sigma in pixels, 0..3",
     "jpeg": "JPEG quality 10..100, or None for none",
+    "distortion": "radial lens distortion k, -0.05..0.15 (> 0: barrel, as cheap wide lenses)",
 }
 
 
@@ -137,6 +138,7 @@ def _draw(kind: str, rng, c: dict) -> dict:
     size = c.get("die_size", d["die_size"])
     d["blur"] = float(min(rng.choice([0.0, 0.0, 0.6, 1.0, 1.5]), max_blur(size)))
     d["jpeg"] = None if rng.random() < 0.3 else int(rng.integers(40, 96))
+    d["distortion"] = 0.0 if rng.random() < 0.5 else float(rng.uniform(0.0, 0.1))
     return d
 
 
@@ -188,6 +190,7 @@ def _check(kind: str, c: dict) -> None:
         "exposure": (0.5, 1.5),
         "noise": (0, 20),
         "blur": (0, 3),
+        "distortion": (-0.05, 0.15),
     }
     for key, (lo, hi) in ranges.items():
         if not isinstance(c[key], (int, float, np.number)) or not lo <= c[key] <= hi:
@@ -238,6 +241,7 @@ def _axes(kind: str) -> dict:
         "noise": (1.0, 4.0, 8.0),
         "blur": (0.0, 0.7, 1.4),
         "jpeg": (None, 92, 70, 45),
+        "distortion": (0.0, 0.0, 0.04, 0.08),
     }
 
 

@@ -17,14 +17,15 @@ depth); face None when cocked; in_arena None when the scene has no arena.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from . import conditions as cond_mod
 from .backgrounds import draw_arena, table_texture
-from .camera import Camera
+from .camera import Camera, Lens
 from .dice import Die, draw_die, other_faces, resting_height, shadow_polygon
 from .effects import add_glare, finish
 
@@ -87,10 +88,11 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
         raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
     c = cond_mod.resolve(kind, rng, conditions)
     side = DIE_SIDE_MM[kind]
-    full = _camera(c, side, rng)
+    lens = Lens(c["frame"][0], c["frame"][1], c["distortion"])
+    full = _camera(c, side, rng, lens.canvas)
     # Big frames are drawn smaller and enlarged before the sensor noise (phone photos are soft
     # at 100 %); the truth is projected through the full-size camera, which is exact.
-    s = min(1.0, math.sqrt(RENDER_MAX_PX / (full.width * full.height)))
+    s = min(1.0, math.sqrt(RENDER_MAX_PX / (c["frame"][0] * c["frame"][1])))
     cam = Camera(
         round(full.width * s),
         round(full.height * s),
@@ -102,7 +104,14 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
     rc = dict(c, frame=(cam.width, cam.height), die_size=c["die_size"] * s)
     light = _light(c)
     img, arena_world = _table(kind, rc, cam, rng)
-    dice = _layout(kind, rc, cam, side, arena_world, rng)
+    margin = 0.9 * c["die_size"] + 4
+    fw, fh = c["frame"]
+
+    def in_frame(px: np.ndarray) -> bool:
+        u, v = lens.output_from_ideal(px / s)[0] if lens.k else px[0] / s
+        return margin <= u <= fw - margin and margin <= v <= fh - margin
+
+    dice = _layout(kind, rc, cam, side, arena_world, rng, in_frame)
     in_arena = [
         None if arena_world is None else bool(ellipse_level(arena_world, d.centre[:2]) < 1)
         for d in dice
@@ -119,14 +128,31 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
         truth.append(_truth(d, full, in_arena[i], nearer))
     if c["glare"]:
         add_glare(img, dice, cam, rng)
+    if lens.k:
+        img = cv2.remap(
+            img, *_lens_maps(lens, s), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        truth = [_through_lens(t, lens) for t in truth]
     image, jpeg = finish(img, c, rng)
-    keep = [t for t in truth if 0 <= t.x < c["frame"][0] and 0 <= t.y < c["frame"][1]]
-    return Scene(image, keep, _arena_image(arena_world, full), c, jpeg)
+    keep = [t for t in truth if 0 <= t.x < fw and 0 <= t.y < fh]
+    return Scene(image, keep, _arena_image(arena_world, full, lens), c, jpeg)
 
 
-def _camera(c: dict, side: float, rng) -> Camera:
-    w, h = c["frame"]
-    focal = w * c["focal"]
+@lru_cache(maxsize=4)
+def _lens_maps(lens: Lens, scale: float):
+    return lens.maps(scale)
+
+
+def _through_lens(t: TruthDie, lens: Lens) -> TruthDie:
+    """The truth as the distorted frame shows it: moved, and shrunk by the local magnification."""
+    x, y = lens.output_from_ideal([[t.x, t.y]])[0]
+    m = float(lens.magnification([[x, y]])[0])
+    return replace(t, x=float(x), y=float(y), size=t.size * m)
+
+
+def _camera(c: dict, side: float, rng, canvas) -> Camera:
+    focal = c["frame"][0] * c["focal"]
+    w, h = canvas
     height = focal * side / c["die_size"] + side
     off = rng.uniform(-0.05, 0.05, 2) * height
     return Camera(
@@ -186,7 +212,7 @@ def ellipse_level(arena: dict, xy) -> float:
     return (u / a) ** 2 + (v / b) ** 2
 
 
-def _layout(kind, c, cam: Camera, side, arena, rng):
+def _layout(kind, c, cam: Camera, side, arena, rng, in_frame):
     """Place flat then cocked dice without overlap; clusters touch."""
     faces = FACES[kind]
     dice: list[Die] = []
@@ -194,8 +220,7 @@ def _layout(kind, c, cam: Camera, side, arena, rng):
     w, h = c["frame"]
 
     def visible(xy) -> bool:
-        u, v = cam.project(np.array([[xy[0], xy[1], side / 2]]))[0]
-        return margin <= u <= w - margin and margin <= v <= h - margin
+        return in_frame(cam.project(np.array([[xy[0], xy[1], side / 2]])))
 
     def free(d: Die) -> bool:
         reach = d.side * 1.75  # two half-diagonals of a cube: nearer centres may overlap
@@ -389,7 +414,7 @@ def _truth(d: Die, cam: Camera, in_arena, nearer: list[np.ndarray]) -> TruthDie:
     return TruthDie(d.face, float(x), float(y), math.sqrt(area), in_arena, False, visible)
 
 
-def _arena_image(arena, cam: Camera) -> dict | None:
+def _arena_image(arena, cam: Camera, lens: Lens) -> dict | None:
     """The oval as the camera sees it: an ellipse fitted to its projected outline."""
     if arena is None:
         return None
@@ -404,7 +429,8 @@ def _arena_image(arena, cam: Camera) -> dict | None:
             np.zeros(len(t)),
         ]
     )
-    img_pts = cam.project(pts).astype(np.float32)
+    img_pts = cam.project(pts)
+    img_pts = (lens.output_from_ideal(img_pts) if lens.k else img_pts).astype(np.float32)
     (ex, ey), (ew, eh), eang = cv2.fitEllipse(img_pts)
     if ew < eh:  # the major semi-axis first, the angle being that of the major axis
         ew, eh, eang = eh, ew, eang + 90
