@@ -127,7 +127,11 @@ class Lens:
     def maps(self, scale: float) -> tuple[np.ndarray, np.ndarray]:
         """cv2.remap maps from the ideal canvas drawn at `scale` to the frame at `scale`."""
         w, h = round(self.width * scale), round(self.height * scale)
-        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
-        pts = np.stack([xs / scale, ys / scale], axis=-1)
-        ideal = self.ideal_from_output(pts.reshape(-1, 2)).reshape(h, w, 2) * scale
-        return ideal[..., 0].astype(np.float32), ideal[..., 1].astype(np.float32)
+        cw, ch = self.canvas
+        dx = (np.arange(w, dtype=np.float32) / scale - self.width / 2).astype(np.float32)
+        dy = (np.arange(h, dtype=np.float32) / scale - self.height / 2).astype(np.float32)
+        r2 = dx[None, :] ** 2 + dy[:, None] ** 2
+        gain = 1 + np.float32(self.k / self._radius() ** 2) * r2
+        map_x = (dx[None, :] * gain + np.float32(cw / 2)) * np.float32(scale)
+        map_y = (dy[:, None] * gain + np.float32(ch / 2)) * np.float32(scale)
+        return map_x.astype(np.float32), map_y.astype(np.float32)
