@@ -10,7 +10,7 @@ them, then by splitting a blob too big for one die into as many parts as dice it
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -37,6 +37,7 @@ class Candidate:
     angle: float
     area: float  # pixels of the blob itself
     touches_border: bool
+    contour: np.ndarray | None = field(default=None, compare=False, repr=False)  # working px
 
     @property
     def side(self) -> float:
@@ -290,4 +291,21 @@ def _candidate(contour: np.ndarray, scale: float, shape: tuple[int, ...]) -> Can
         angle=float(angle),
         area=area / scale / scale,
         touches_border=bool(border),
+        contour=contour,
     )
+
+
+def pieces_of(prep: Prepared, c: Candidate, side: float) -> list[Candidate]:
+    """A blob cut along the edges inside it: a flat die's top face apart from the side faces
+    and the shadow the blob also holds (a camera near the table sees those large)."""
+    if c.contour is None:
+        return []
+    x, y, w, h = cv2.boundingRect(c.contour)
+    pad = 2
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(prep.work.shape[1], x + w + pad), min(prep.work.shape[0], y + h + pad)
+    gray = cv2.cvtColor(prep.work[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    edges = np.zeros(prep.work.shape[:2], np.uint8)
+    edges[y0:y1, x0:x1] = cv2.Canny(gray, 30, 90)
+    parts = _part(c.contour, side * prep.scale, edges, 20.0)
+    return [_candidate(p, prep.scale, prep.work.shape) for p in parts if len(parts) > 1]

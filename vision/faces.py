@@ -50,10 +50,18 @@ _UNIT = {
 
 
 def _layouts(n: int) -> list[np.ndarray]:
-    """The standard layout of n pips, in each orientation a die's 90-degree turns give it."""
+    """The standard layout of n pips turned every 7.5 degrees through a quarter turn (and the
+    mirror turn for 2, 3 and 6): the die's outline may be skewed by a shadow or a side face."""
     base = np.array(_UNIT[n], float)
-    rot = base[:, ::-1] * np.array([1, -1])
-    return [base, rot]
+    out = []
+    for deg in np.arange(0.0, 180.0 if n in (2, 3, 6) else 90.0, 7.5):
+        t = np.radians(deg)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+        out.append(base @ rot.T)
+    return out
+
+
+_LAYOUTS = {n: _layouts(n) for n in _UNIT}
 
 
 def _layout_fit(points: np.ndarray) -> float:
@@ -64,7 +72,7 @@ def _layout_fit(points: np.ndarray) -> float:
         return _below(off, 0.18, 0.04)
     centred = points - points.mean(axis=0)
     best = 0.0
-    for layout in _layouts(n):
+    for layout in _LAYOUTS[n]:
         lay = layout - layout.mean(axis=0)
         # match each layout point to the nearest pip after fitting the spacing
         spread = np.sqrt((centred**2).sum() / max((lay**2).sum(), 1e-9))
@@ -124,8 +132,12 @@ def _detrak_scores(blobs: tuple[Blob, ...]) -> dict[str, float]:
         out["bars"] = float(
             np.prod([_soft(b.elongation, 2.6, 0.4) for b in big]) * _below(spread, 20.0, 5.0)
         )
+    stray = sum(b.area for b in blobs if b.area <= PATCH * PATCH * 0.012) / PATCH**2
+    tidy = _below(stray, 0.008, 0.003)
     if len(big) == 1:
         b = big[0]
+        share = b.area / PATCH**2
+        centred = _below(np.hypot(b.x - PATCH / 2, b.y - PATCH / 2) / PATCH, 0.12, 0.03)
         holed = _soft(b.holes, 0.5, 0.1)
         solid = 1.0 - holed
         out["slash"] = solid * _soft(b.elongation, 3.0, 0.4) * _soft(b.solidity, 0.55, 0.06)
@@ -134,8 +146,18 @@ def _detrak_scores(blobs: tuple[Blob, ...]) -> dict[str, float]:
         out["triangle"] = (
             holed * _below(b.circularity, 0.72, 0.03) * _below(abs(b.vertices - 3), 0.5, 0.15)
         )
-        out["hash"] = holed * _below(b.solidity, 0.8, 0.05) * _below(b.circularity, 0.6, 0.06)
-    return out
+        out["hash"] = (
+            holed
+            * _below(b.solidity, 0.8, 0.05)
+            * _below(b.circularity, 0.6, 0.06)
+            * _soft(b.fill, 0.7, 0.04)
+            * _soft(share, 0.05, 0.01)
+            * _below(share, 0.2, 0.02)
+            * _below(b.elongation, 1.5, 0.1)
+        )
+        for name in ("slash", "cross", "circle", "triangle", "hash"):
+            out[name] *= centred
+    return {k: v * tidy for k, v in out.items()}
 
 
 def _angle_gap(a: float, b: float) -> float:
@@ -161,7 +183,8 @@ def face_scores(kind: str, marks: Marks) -> dict:
 
 def read_face(kind: str, marks: Marks) -> tuple[int | str | None, float]:
     """The face and how sure the reader is of it; None when no face scores above zero."""
-    scores = face_scores(kind, marks)
+    clean = _below(marks.face_noise / max(marks.contrast, 1.0), 1.0, 0.1)
+    scores = {k: v * clean for k, v in face_scores(kind, marks).items()}
     if not scores:
         return None, 0.0
     ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)

@@ -39,6 +39,8 @@ class Blob:
 class Marks:
     blobs: tuple[Blob, ...]
     contrast: float  # Lab distance between face and marks (median over mark pixels)
+    face_lab: tuple[float, float, float]  # the bare face's colour
+    face_noise: float  # Lab distance from the face colour that 90 % of the bare face stays under
     ink: float  # share of the inner face covered by marks
     mask: np.ndarray
 
@@ -70,7 +72,10 @@ def find_marks(patch_bgr: np.ndarray) -> Marks:
     mask = _drop_touching(mask)
     ink = float(mask[_INNER_SEL].mean() / 255.0)
     contrast = float(np.median(dist[mask > 0])) if ink > 0 else 0.0
-    return Marks(tuple(_blobs(mask)), contrast, ink, mask)
+    bare = dist[_INNER_SEL & (cv2.dilate(mask, np.ones((3, 3), np.uint8)) == 0)]
+    noise = float(np.percentile(bare, 90)) if bare.size else 0.0
+    colour = (float(face[0]), float(face[1]), float(face[2]))
+    return Marks(tuple(_blobs(mask)), contrast, colour, noise, ink, mask)
 
 
 _RIM = _INNER_SEL & ~cv2.erode(_INNER_MASK, np.ones((3, 3), np.uint8)).astype(bool)

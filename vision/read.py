@@ -10,21 +10,27 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
 from vision.arena import find_arena
 from vision.calibration import Calibration
-from vision.detect import Candidate, Prepared, find_candidates
+from vision.detect import Candidate, Prepared, find_candidates, pieces_of
 from vision.faces import read_face
 from vision.marks import PATCH, find_marks, marks_centre
 from vision.readings import Die, Ellipse, Readings, check_kind
-from vision.topface import MISFIT, fit_dice, top_face
+from vision.topface import MISFIT, Top, fit_dice, top_face
 
 FACE_SPAN = 1.2  # the patch a face is read from shows this many die sides (size errors)
 CANVAS = 1.35  # the cut looked at to re-centre a face, in die sides
 CANVAS_PX = round(PATCH * CANVAS)
+MIN_RECTANGULARITY = 0.6  # blob area over its rotated box: a die's rounded square is ~0.95
+TABLE_FACE_RECTANGULARITY = 0.88  # ...and a die the table's own colour must be cleanly square
+RETRY_BELOW = 0.3  # a face read less surely than this is looked for at the blob's other ends
+RETRY_SIZE = 1.8  # ...when the blob is no bigger than this many dice
+ENDS_PENALTY = 0.8  # a face found at a blob's end is less sure than one where the model put it
 SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
@@ -49,7 +55,7 @@ def read(
         side = die_size
     found = []
     if side:
-        found = [_die(frame, c, kind, side, k, centre, ellipse) for c in candidates]
+        found = [_die(frame, c, kind, side, k, centre, ellipse, prep) for c in candidates]
         found = [d for d in found if d is not None]
     found.sort(key=lambda d: (round(d.y / max(side or 1.0, 1.0)), d.x))
     ms = (time.perf_counter() - start) * 1000.0
@@ -84,21 +90,71 @@ def _arena(frame, arena, cal: Calibration | None, prep: Prepared, kind: str) -> 
     return find_arena(frame, prep.model, prep.model_scale)
 
 
-def _die(frame, c: Candidate, kind: str, side: float, k: float, centre, ellipse) -> Die | None:
-    if max(c.w, c.h) < side * SMALL:
-        return None
+def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) -> Die | None:
+    if max(c.w, c.h) < side * SMALL or c.rectangularity < MIN_RECTANGULARITY:
+        return None  # a speck, a star or a ring printed on the tray: dice are squares
     in_arena = ellipse.contains(c.x, c.y) if ellipse else True
     top = top_face(c, side, k, centre)
     if top.cocked:
+        top = _flat_piece(c, side, k, centre, prep) or top
+    first = None if top.cocked else _face_at(frame, kind, top, c, prep)
+    best = first
+    if (best is None or best[0].confidence < RETRY_BELOW) and c.side < side * RETRY_SIZE:
+        # the square may sit at another end of the blob (side faces or a shadow at the other)
+        for other in _ends(c, side):
+            got = _face_at(frame, kind, other, c, prep)
+            if got and got[0].face is not None and (best is None or got[1] > best[1]):
+                best = (replace(got[0], confidence=got[0].confidence * ENDS_PENALTY), got[1])
+    if best is None or (top.cocked and best[0].confidence < RETRY_BELOW):
+        if not top.cocked:
+            return best[0] if best else None
+        if min(c.w, c.h) < side * 0.6 or c.area < 0.6 * side * side:
+            return None  # a line or a word on the table, not a die on its edge
         sure = min(1.0, 0.5 + top.misfit)
         return Die(None, c.x, c.y, side, in_arena, True, round(sure, 3), c.angle)
+    return replace(best[0], in_arena=in_arena)
+
+
+def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared):
+    """The die read with its top face at `top`, and the face's raw score; None if no die."""
     patch, x, y = centred_patch(frame, top.x, top.y, top.side, top.angle)
     marks = find_marks(patch)
     if not marks.blobs:
         return None  # a die always shows marks: this is a shadow, a coin, a crumb
+    lab = np.array([[marks.face_lab]], np.float32).clip(0, 255).astype(np.uint8)
+    if prep.model.mask(lab)[0, 0] and c.rectangularity < TABLE_FACE_RECTANGULARITY:
+        return None  # the 'face' is the table's colour: a mark printed on it, unless well square
     face, confidence = read_face(kind, marks)
+    raw = confidence
     confidence *= _fit(top.misfit)
-    return Die(face, x, y, top.side, in_arena, False, confidence, top.angle)
+    return Die(face, x, y, top.side, True, False, confidence, top.angle), raw
+
+
+def _ends(c: Candidate, side: float) -> list[Top]:
+    """Squares of the die's side at each end of a blob longer than one die."""
+    t = math.radians(c.angle)
+    u, v = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+    out = []
+    for axis, extent in ((u, c.w), (v, c.h)):
+        shift = (extent - side) / 2
+        if shift < side * 0.08:
+            continue
+        for sign in (-1.0, 1.0):
+            x = c.x + sign * shift * axis[0]
+            y = c.y + sign * shift * axis[1]
+            out.append(Top(x, y, side, c.angle, MISFIT * 0.5, False))
+    return out
+
+
+def _flat_piece(c: Candidate, side: float, k: float, centre, prep: Prepared):
+    """The top face of a blob that looked cocked, if cutting it along its inner edges leaves one
+    clean square of a die's size (the rest being side faces or shadow)."""
+    for piece in pieces_of(prep, c, side):
+        if piece.aspect < 1.15 and 0.85 * side < piece.side < 1.2 * side:
+            top = top_face(piece, piece.side, 0.0, centre)
+            if not top.cocked and piece.rectangularity > 0.8:
+                return Top(top.x, top.y, top.side, top.angle, MISFIT * 0.6, False)
+    return None
 
 
 def _fit(misfit: float) -> float:

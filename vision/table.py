@@ -21,7 +21,8 @@ SPAN = 0.35  # ...and so is one whose largest region spans this share of the fra
 SPAN_AREA = 0.06  # ...or covers this share of the frame in one piece
 DISTANCE = 2.2  # a pixel this many spreads (plus 4 Lab units) from a table colour is not table
 SHADES = (0.5, 0.6, 0.7, 0.8, 0.9)  # the table in shadow is still table...
-SHADE_STRICT = 1.6  # ...but only close to it: a black die is darker than any shadow
+SHADE_RADIUS = 7.0  # ...but only close to it (distance DISTANCE x this): a black die is darker
+SHADE_MIN_L = 110  # and only for light tables (Lab L, 0..255)
 _STEP = 8  # Lab cell size of the lookup table
 
 _CELLS = (np.arange(256 // _STEP, dtype=np.float32) * _STEP + _STEP / 2).astype(np.float32)
@@ -86,8 +87,12 @@ def learn(small_lab: np.ndarray) -> TableModel:
     for c in table:
         members = pixels[flat == c]
         spread = max(float(np.sqrt(((members - centres[c]) ** 2).sum(1).mean())), 3.0)
-        for i, colour in enumerate(_shaded(centres[c])):
-            d = np.sqrt(((_GRID - colour) ** 2).sum(1)) / (spread + 4.0)
-            np.minimum(best, d if i == 0 else d * SHADE_STRICT, out=best)
+        d = np.sqrt(((_GRID - centres[c]) ** 2).sum(1)) / (spread + 4.0)
+        np.minimum(best, d, out=best)
+        if centres[c][0] < SHADE_MIN_L:
+            continue  # a dark table's shadow is as dark as a black die: not modelled
+        for colour in _shaded(centres[c])[1:]:
+            d = np.sqrt(((_GRID - colour) ** 2).sum(1)) / SHADE_RADIUS
+            np.minimum(best, d, out=best)
     lookup = ((best < DISTANCE) * 255).astype(np.uint8)
     return TableModel(labels, centres, table, lookup)

@@ -18,6 +18,8 @@ import numpy as np
 from vision.detect import Candidate
 
 MIN_SIDE_SHARE = 0.6  # blobs whose short side is below this share of a die's are not dice
+MIN_ROWS = 16  # extents (two per die) needed to fit k; with fewer dice k is 0
+MIN_CORRELATION = 0.5  # of extents with distance from the centre, for k to be believed
 MISFIT = 0.22  # excess over the expected slivers, as a share of s, that makes a blob cocked
 
 
@@ -63,12 +65,14 @@ def fit_dice(cands: list[Candidate], centre: tuple[float, float]) -> tuple[float
     keep = (ext > ref * 0.6) & (ext < ref * 1.6)
     s, k = ref, 0.0
     for _ in range(3):
-        if keep.sum() < 6 or np.ptp(reach[keep]) < ref:
-            s = float(np.percentile(ext[keep], 30)) if keep.any() else ref
+        if keep.sum() < MIN_ROWS or np.ptp(reach[keep]) < ref:
+            s = float(np.median(ext[keep])) if keep.any() else ref
             k = 0.0
         else:
             k, s = np.polyfit(reach[keep], ext[keep], 1)
             k = float(min(max(k, 0.0), 0.5))
+            if np.corrcoef(reach[keep], ext[keep])[0, 1] < MIN_CORRELATION:
+                k = 0.0  # the extents do not grow with the distance: no perspective to model
             s = float(np.median(ext[keep] - k * reach[keep]))
         keep = np.abs(ext - (s + k * reach)) < 0.15 * s
         if not keep.any():
