@@ -118,6 +118,20 @@ class Lens:
         scale = np.where(ru > 1e-12, rd / np.maximum(ru, 1e-12), 1.0)
         return q * scale * self._radius() + [self.width / 2, self.height / 2]
 
+    def output_point(self, x: float, y: float) -> tuple[float, float]:
+        """output_from_ideal for one point, in plain floats (the layout asks thousands of times)."""
+        cw, ch = self.canvas
+        radius = self._radius()
+        qx, qy = (x - cw / 2) / radius, (y - ch / 2) / radius
+        ru = math.hypot(qx, qy)
+        if ru < 1e-12:
+            return self.width / 2, self.height / 2
+        rd = ru
+        for _ in range(8):
+            rd -= (rd * (1 + self.k * rd * rd) - ru) / (1 + 3 * self.k * rd * rd)
+        f = rd / ru * radius
+        return qx * f + self.width / 2, qy * f + self.height / 2
+
     def magnification(self, points: np.ndarray) -> np.ndarray:
         """How much a small object at output `points` is shrunk (< 1 for barrel), per point."""
         p = np.asarray(points, float) - [self.width / 2, self.height / 2]

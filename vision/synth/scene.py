@@ -108,7 +108,8 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
     fw, fh = c["frame"]
 
     def in_frame(px: np.ndarray) -> bool:
-        u, v = lens.output_from_ideal(px / s)[0] if lens.k else px[0] / s
+        x, y = float(px[0][0]) / s, float(px[0][1]) / s
+        u, v = lens.output_point(x, y) if lens.k else (x, y)
         return margin <= u <= fw - margin and margin <= v <= fh - margin
 
     dice = _layout(kind, rc, cam, side, arena_world, rng, in_frame)
