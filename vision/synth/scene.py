@@ -39,7 +39,7 @@ DIE_SIDE_MM = {"pips": 16.0, "strike": 16.0, "detrak": 18.0}
 ARENA_AXES_MM = (125.0, 95.0)  # semi-axes of the Strike box's oval (a choice, see the docs)
 ARENA_RIM_MM = 14.0
 MAX_TEXTURE_PX = 5_000_000
-RENDER_MAX_PX = 3_200_000  # larger frames are drawn at this size and enlarged
+RENDER_MAX_PX = 2_100_000  # larger frames (above 1920x1080) are drawn at this size, enlarged
 TEXTURE_SCALE = 0.8  # table texture pixels per image pixel at the nadir: grain a little soft
 
 
