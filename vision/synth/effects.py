@@ -21,18 +21,22 @@ def add_glare(img: np.ndarray, dice, cam: Camera, rng) -> None:
         side = int(rng.integers(4))
         along, edge = rng.uniform(-0.8, 0.8), rng.uniform(0.72, 0.88)
         local = [(edge, along), (-edge, along), (along, edge), (along, -edge)][side]
-        x, y = cam.project(d.world(np.array([[local[0], local[1], 1.0]])))[0]
+        step = (0.0, 0.1) if side < 2 else (0.1, 0.0)  # along the edge the spot sits by
+        ends = d.world(
+            np.array([[local[0], local[1], 1.0], [local[0] + step[0], local[1] + step[1], 1.0]])
+        )
+        (x, y), (x2, y2) = cam.project(ends)
         px = d.side * cam.scale_at(d.centre)
-        sigma = px * rng.uniform(0.04, 0.09)
+        sigma = px * rng.uniform(0.04, 0.08)
         peak = rng.uniform(120, 240)
-        r = int(3 * sigma) + 2
+        stretch = rng.uniform(1.0, 2.2)  # a lamp's reflection stretches along the rounded edge
+        ang = math.atan2(y2 - y, x2 - x)
+        r = int(3 * sigma * stretch) + 2
         x0, y0, x1, y1 = int(x) - r, int(y) - r, int(x) + r + 1, int(y) + r + 1
         cx0, cy0, cx1, cy1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
         if cx0 >= cx1 or cy0 >= cy1:
             continue
         yy, xx = np.mgrid[cy0:cy1, cx0:cx1].astype(np.float32)
-        stretch = rng.uniform(1.0, 2.2)
-        ang = rng.uniform(0, math.pi)
         u = (xx - x) * math.cos(ang) + (yy - y) * math.sin(ang)
         v = -(xx - x) * math.sin(ang) + (yy - y) * math.cos(ang)
         spot = np.exp(-0.5 * ((u / (sigma * stretch)) ** 2 + (v / sigma) ** 2)) * peak

@@ -20,9 +20,11 @@ body, marks opaque; ``ghost`` may name the opposite face, drawn faint and mirror
 through a real translucent die). Mark colours: white, black, red, yellow, gold.
 
 The body is a rounded square whose rounded edges are shaded from a light direction (bevel, with a
-specular streak on the lit edge); pips are painted dimples with a darker rim. Drawing happens at 4x
-(small sizes) or 2x and is area-averaged down, on top of cv2's LINE_AA, so edges are smooth at
-18 px as at 150 px. Patches are cached (the simulated table draws the same faces every frame).
+specular streak on the lit edge); pips are painted dimples with a darker rim. Marks are drawn with
+cv2's LINE_AA at 4x (dice up to 32 px) or at a master size of 128, 256 or 512 px, and
+area-averaged down, so edges are smooth at 18 px as at 150 px. Colour-free layers, colours,
+lighting and finished patches are cached separately (the simulated table draws the same faces
+every frame; a new colour or light direction costs a few array operations, not a redraw).
 """
 
 from __future__ import annotations
