@@ -14,11 +14,14 @@ and prints, against the exact truth of the renderer:
   flat dice that get such a sure and right reading (what the table records without asking);
 - speed: the median ms of read() on 1280 x 960 frames with 20 dice, one thread (decode not counted).
 With --failures DIR, each scene with an error is written there with the reading drawn over it.
+With --fit-confidence FILE, it instead reads a separate set (seed + 1) with raw scores and writes
+the table that vision/confidence.py turns raw scores into confidences with.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -31,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision import draw_overlay, read  # noqa: E402
+from vision import confidence, draw_overlay, read  # noqa: E402
 from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
 
 SURE = 0.9
@@ -166,6 +169,31 @@ def speed(kind: str, repeats: int = 5) -> float:
     return statistics.median(times)
 
 
+def fit_confidence(kinds: list[str], n: int, seed: int, out: Path) -> None:
+    """Raw scores against truth on seed + 1, fitted per kind into `out` (JSON)."""
+    confidence._TABLES = {}  # read raw scores
+    tables = {}
+    for kind in kinds:
+        samples = []
+        for scene in benchmark_set(kind, n, seed + 1):
+            r = read(scene.image, kind)
+            pairs = match(r.dice, scene.dice)
+            truth_of = {j: scene.dice[i] for i, j in pairs.items()}
+            for j, d in enumerate(r.dice):
+                if d.face is None:
+                    continue
+                t = truth_of.get(j)
+                samples.append((d.confidence, bool(t and not t.cocked and t.face == d.face)))
+        tables[kind] = confidence.fit(samples)
+        right = sum(ok for _, ok in samples)
+        print(
+            f"{kind}: {len(samples)} faces read, {right} right; "
+            f"calibrated confidence at raw 0.9: {confidence.fit(samples)[-6][1]}"
+        )
+    out.write_text(json.dumps(tables) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=150, help="scenes per kind (default 150)")
@@ -173,8 +201,12 @@ def main() -> int:
     p.add_argument("--kinds", default="pips,strike,detrak")
     p.add_argument("--failures", default=None, help="write failing scenes with overlays here")
     p.add_argument("--no-speed", action="store_true")
+    p.add_argument("--fit-confidence", metavar="FILE", default=None)
     args = p.parse_args()
     cv2.setNumThreads(1)
+    if args.fit_confidence:
+        fit_confidence(args.kinds.split(","), args.n, args.seed, Path(args.fit_confidence))
+        return 0
     out = Path(args.failures) if args.failures else None
     if out:
         out.mkdir(parents=True, exist_ok=True)

@@ -60,10 +60,7 @@ class Prepared:
     lab: np.ndarray
     scale: float  # working pixels per frame pixel
     model: TableModel
-
-    @property
-    def model_scale(self) -> float:
-        return self.scale * self.model.labels.shape[1] / self.work.shape[1]
+    model_scale: float  # model.labels' pixels per frame pixel
 
 
 def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
@@ -75,7 +72,7 @@ def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
     return scale
 
 
-def prepare(bgr: np.ndarray, scale: float, model: TableModel | None = None) -> Prepared:
+def prepare(bgr: np.ndarray, scale: float, reuse: Prepared | None = None) -> Prepared:
     if scale == 1.0:
         work = bgr
     else:
@@ -83,13 +80,13 @@ def prepare(bgr: np.ndarray, scale: float, model: TableModel | None = None) -> P
         work = cv2.resize(bgr, (w, h), interpolation=cv2.INTER_AREA)
     work = cv2.GaussianBlur(work, (3, 3), 0)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    if model is not None:
-        return Prepared(work, lab, scale, model)
+    if reuse is not None:
+        return Prepared(work, lab, scale, reuse.model, reuse.model_scale)
     h, w = lab.shape[:2]
     small = cv2.resize(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
     )
-    return Prepared(work, lab, scale, learn(small))
+    return Prepared(work, lab, scale, learn(small), small.shape[1] / bgr.shape[1])
 
 
 def find_candidates(
@@ -103,7 +100,8 @@ def find_candidates(
     found, side = _look(prep, die_size)
     if side and side < MIN_WORK_DIE and prep.scale < 1.0 and not die_size:
         finer = min(1.0, prep.scale * MIN_WORK_DIE * 1.4 / side)
-        found, _ = _look(prepare(bgr, finer, prep.model), None)
+        prep = prepare(bgr, finer, prep)
+        found, _ = _look(prep, None)
     return found, prep
 
 
@@ -196,7 +194,12 @@ def _part(contour: np.ndarray, side: float | None, edges: np.ndarray, min_area: 
     x, y, w, h = cv2.boundingRect(contour)
     m = np.zeros((h, w), np.uint8)
     cv2.drawContours(m, [contour - [x, y]], -1, 255, -1)
-    cut = cv2.dilate(edges[y : y + h, x : x + w], np.ones((2, 2), np.uint8))
+    cut = np.zeros_like(m)
+    window = edges[max(y, 0) : y + h, max(x, 0) : x + w]
+    cut[max(-y, 0) : max(-y, 0) + window.shape[0], max(-x, 0) : max(-x, 0) + window.shape[1]] = (
+        window
+    )
+    cut = cv2.dilate(cut, np.ones((2, 2), np.uint8))
     m = cv2.bitwise_and(m, cv2.bitwise_not(cut))
     floor = (side * 0.5) ** 2 if side else min_area
     pieces = [_regrow(p, 1) + [x, y] for p in _filled_blobs(m, floor)]

@@ -29,6 +29,8 @@ def _below(value: float, threshold: float, width: float) -> float:
 
 # ---------------------------------------------------------------- pips
 
+GHOST = 0.3  # ink where no pip should be, as a share of the pips' contrast, that casts a doubt
+
 
 def _pip_likeness(b: Blob) -> float:
     return (
@@ -53,38 +55,66 @@ def _layouts(n: int) -> list[np.ndarray]:
     """The standard layout of n pips turned every 7.5 degrees through a quarter turn (and the
     mirror turn for 2, 3 and 6): the die's outline may be skewed by a shadow or a side face."""
     base = np.array(_UNIT[n], float)
-    out = []
-    for deg in np.arange(0.0, 180.0 if n in (2, 3, 6) else 90.0, 7.5):
-        t = np.radians(deg)
-        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-        out.append(base @ rot.T)
-    return out
+    return [base @ rot.T for rot in _rotations(n)]
 
 
-_LAYOUTS = {n: _layouts(n) for n in _UNIT}
-
-
-def _layout_fit(points: np.ndarray) -> float:
-    """How well pip centres match the standard layout of their count: 1 perfect, 0 not at all."""
+def _layout_fit(points: np.ndarray) -> tuple[float, np.ndarray | None]:
+    """How well pip centres match the standard layout of their count (1 perfect, 0 not at all),
+    and where the pips of the 3 x 3 grid that this count leaves bare should be (patch pixels)."""
     n = len(points)
     if n == 1:
         off = np.hypot(*(points[0] - PATCH / 2)) / PATCH
-        return _below(off, 0.18, 0.04)
-    centred = points - points.mean(axis=0)
-    best = 0.0
-    for layout in _LAYOUTS[n]:
-        lay = layout - layout.mean(axis=0)
+        step = PATCH * _PIP_STEP
+        grid = [points[0] + (i * step, j * step) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+        return _below(off, 0.18, 0.04), np.array(grid[:4] + grid[5:])
+    centre = points.mean(axis=0)
+    centred = points - centre
+    best, bare = 0.0, None
+    for layout, rot in zip(_LAYOUTS[n], _ROTATIONS[n], strict=True):
         # match each layout point to the nearest pip after fitting the spacing
-        spread = np.sqrt((centred**2).sum() / max((lay**2).sum(), 1e-9))
+        spread = np.sqrt((centred**2).sum() / max((layout**2).sum(), 1e-9))
         err = 0.0
-        for p in lay * spread:
+        for p in layout * spread:
             err = max(err, float(np.min(np.hypot(*(centred - p).T))))
-        spacing = spread
-        used = len({int(np.argmin(np.hypot(*(centred - p).T))) for p in lay * spread})
-        if used < n or spacing < PATCH * 0.12 or spacing > PATCH * 0.42:
+        used = len({int(np.argmin(np.hypot(*(centred - p).T))) for p in layout * spread})
+        if used < n or spread < PATCH * 0.12 or spread > PATCH * 0.42:
             continue
-        best = max(best, _below(err / spacing, 0.28, 0.06))
-    return best
+        score = _below(err / spread, 0.28, 0.06)
+        if score > best:
+            empty = [g for g in _GRID9 if not any(np.allclose(g, u) for u in _UNIT[n])]
+            best, bare = score, centre + (np.array(empty) @ rot.T) * spread
+    return best, bare
+
+
+_PIP_STEP = 0.26 / 1.2  # pip spacing over the patch side (faces are read at 1.2 sides)
+_GRID9 = [np.array((i, j), float) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+
+
+def _rotations(n: int) -> list[np.ndarray]:
+    out = []
+    for deg in np.arange(0.0, 180.0 if n in (2, 3, 6) else 90.0, 7.5):
+        t = np.radians(deg)
+        out.append(np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]))
+    return out
+
+
+_ROTATIONS = {n: _rotations(n) for n in _UNIT}
+_LAYOUTS = {n: _layouts(n) for n in _UNIT}
+
+
+def _ghosts(marks: Marks, bare: np.ndarray | None) -> float:
+    """How much ink lies where this count has no pip, as a share of the marks' contrast: a pip
+    lost to glare, blur or a bad cut would turn a 3 into a 2, so a faint one there is a doubt."""
+    if bare is None or marks.dist is None or marks.contrast <= 0:
+        return 0.0
+    r = max(1, int(PATCH * 0.045))
+    worst = 0.0
+    for x, y in bare:
+        xi, yi = int(round(x)), int(round(y))
+        if r <= xi < PATCH - r and r <= yi < PATCH - r:
+            spot = marks.dist[yi - r : yi + r + 1, xi - r : xi + r + 1]
+            worst = max(worst, float(np.median(spot)) / marks.contrast)
+    return worst
 
 
 def _pip_scores(blobs: tuple[Blob, ...], marks: Marks) -> dict[int, float]:
@@ -102,9 +132,10 @@ def _pip_scores(blobs: tuple[Blob, ...], marks: Marks) -> dict[int, float]:
         areas.mean() / PATCH**2, 0.09, 0.015
     )
     pts = np.array([(b.x, b.y) for b in blobs])
-    layout = _layout_fit(pts)
+    layout, bare = _layout_fit(pts)
     contrast = _soft(marks.contrast, 30.0, 6.0)
-    return {n: all_pips * uniform * size_ok * layout * contrast}
+    no_ghost = _below(_ghosts(marks, bare), GHOST, 0.06)
+    return {n: all_pips * uniform * size_ok * layout * contrast * no_ghost}
 
 
 # ---------------------------------------------------------------- the Strike cross

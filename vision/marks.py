@@ -43,6 +43,7 @@ class Marks:
     face_noise: float  # Lab distance from the face colour that 90 % of the bare face stays under
     ink: float  # share of the inner face covered by marks
     mask: np.ndarray
+    dist: np.ndarray | None = None  # each pixel's Lab distance from the face colour
 
 
 def _inner_mask() -> np.ndarray:
@@ -75,7 +76,7 @@ def find_marks(patch_bgr: np.ndarray) -> Marks:
     bare = dist[_INNER_SEL & (cv2.dilate(mask, np.ones((3, 3), np.uint8)) == 0)]
     noise = float(np.percentile(bare, 90)) if bare.size else 0.0
     colour = (float(face[0]), float(face[1]), float(face[2]))
-    return Marks(tuple(_blobs(mask)), contrast, colour, noise, ink, mask)
+    return Marks(tuple(_blobs(mask)), contrast, colour, noise, ink, mask, dist)
 
 
 _RIM = _INNER_SEL & ~cv2.erode(_INNER_MASK, np.ones((3, 3), np.uint8)).astype(bool)

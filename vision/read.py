@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.arena import find_arena
 from vision.calibration import Calibration
+from vision.confidence import calibrated
 from vision.detect import Candidate, Prepared, find_candidates, pieces_of
 from vision.faces import read_face
 from vision.marks import PATCH, find_marks, marks_centre
@@ -99,13 +100,13 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
         top = _flat_piece(c, side, k, centre, prep) or top
     first = None if top.cocked else _face_at(frame, kind, top, c, prep)
     best = first
-    if (best is None or best[0].confidence < RETRY_BELOW) and c.side < side * RETRY_SIZE:
+    if (best is None or best[1] < RETRY_BELOW) and c.side < side * RETRY_SIZE:
         # the square may sit at another end of the blob (side faces or a shadow at the other)
         for other in _ends(c, side):
-            got = _face_at(frame, kind, other, c, prep)
+            got = _face_at(frame, kind, other, c, prep, ENDS_PENALTY)
             if got and got[0].face is not None and (best is None or got[1] > best[1]):
-                best = (replace(got[0], confidence=got[0].confidence * ENDS_PENALTY), got[1])
-    if best is None or (top.cocked and best[0].confidence < RETRY_BELOW):
+                best = got
+    if best is None or (top.cocked and best[1] < RETRY_BELOW):
         if not top.cocked:
             return best[0] if best else None
         if min(c.w, c.h) < side * 0.6 or c.area < 0.6 * side * side:
@@ -115,8 +116,8 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
     return replace(best[0], in_arena=in_arena)
 
 
-def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared):
-    """The die read with its top face at `top`, and the face's raw score; None if no die."""
+def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty: float = 1.0):
+    """The die read with its top face at `top`, and its raw score; None if there is no die."""
     patch, x, y = centred_patch(frame, top.x, top.y, top.side, top.angle)
     marks = find_marks(patch)
     if not marks.blobs:
@@ -124,10 +125,9 @@ def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared):
     lab = np.array([[marks.face_lab]], np.float32).clip(0, 255).astype(np.uint8)
     if prep.model.mask(lab)[0, 0] and c.rectangularity < TABLE_FACE_RECTANGULARITY:
         return None  # the 'face' is the table's colour: a mark printed on it, unless well square
-    face, confidence = read_face(kind, marks)
-    raw = confidence
-    confidence *= _fit(top.misfit)
-    return Die(face, x, y, top.side, True, False, confidence, top.angle), raw
+    face, raw = read_face(kind, marks)
+    raw *= _fit(top.misfit) * penalty
+    return Die(face, x, y, top.side, True, False, calibrated(kind, raw), top.angle), raw
 
 
 def _ends(c: Candidate, side: float) -> list[Top]:

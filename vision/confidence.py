@@ -1,0 +1,67 @@
+"""From the reader's raw face score to a confidence that means something.
+
+A raw score (0..1, vision/faces.py) is only an order: higher is surer. `confidence.json` maps it to
+the share of right readings measured on a synthetic set kept apart from the benchmark (seed 1; the
+benchmark uses seed 0), as the lower 95 % Wilson bound of the accuracy of all readings scoring at
+least as high, made non-decreasing. So a reading at 0.9 comes from a score band where at least 90 %
+were right even in the unlucky case, and a kind whose best band never was that sure never reaches
+0.9: the table then asks the players. Refit with
+`.venv/bin/python bench/bench_vision.py --fit-confidence vision/confidence.json`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import math
+from pathlib import Path
+
+TABLE_PATH = Path(__file__).with_name("confidence.json")
+
+
+def _load() -> dict[str, tuple[list[float], list[float]]]:
+    try:
+        raw = json.loads(TABLE_PATH.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    return {kind: ([p[0] for p in pairs], [p[1] for p in pairs]) for kind, pairs in raw.items()}
+
+
+_TABLES = _load()
+
+
+def calibrated(kind: str, raw: float) -> float:
+    """The calibrated confidence of a raw score (the raw score itself if no table was fitted)."""
+    table = _TABLES.get(kind)
+    if not table:
+        return raw
+    thresholds, values = table
+    i = bisect.bisect_right(thresholds, raw) - 1
+    return values[i] if i >= 0 else 0.0
+
+
+def wilson_low(right: int, total: int, z: float = 1.96) -> float:
+    """Lower bound of the 95 % Wilson interval of right / total."""
+    if total == 0:
+        return 0.0
+    p = right / total
+    d = 1 + z * z / total
+    centre = p + z * z / (2 * total)
+    margin = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+    return max(0.0, (centre - margin) / d)
+
+
+def fit(samples: list[tuple[float, bool]], step: float = 0.02) -> list[tuple[float, float]]:
+    """(threshold, calibrated) pairs from (raw score, right?) samples; see the module docstring."""
+    pairs = []
+    t = 0.0
+    while t <= 1.0 + 1e-9:
+        above = [ok for raw, ok in samples if raw >= t]
+        pairs.append((round(t, 4), wilson_low(sum(above), len(above))))
+        t += step
+    best = 0.0
+    out = []
+    for t, v in pairs:
+        best = max(best, v)
+        out.append((t, round(best, 4)))
+    return out
