@@ -26,18 +26,13 @@ import numpy as np
 from . import conditions as cond_mod
 from .backgrounds import draw_arena, table_texture
 from .camera import Camera, Lens
-from .dice import Die, draw_die, other_faces, resting_height, shadow_polygon
+from .dice import Die, draw_die, shadow_polygon
 from .effects import add_glare, finish
+from .layout import ARENA_RIM_MM, FACES, Placer, ellipse_level  # noqa: F401 (FACES re-exported)
 
 KINDS = ("pips", "strike", "detrak")
-FACES = {
-    "pips": (1, 2, 3, 4, 5, 6),
-    "strike": ("X", 2, 3, 4, 5, 6),
-    "detrak": ("hash", "slash", "bars", "triangle", "circle", "cross"),
-}
 DIE_SIDE_MM = {"pips": 16.0, "strike": 16.0, "detrak": 18.0}
 ARENA_AXES_MM = (125.0, 95.0)  # semi-axes of the Strike box's oval (a choice, see the docs)
-ARENA_RIM_MM = 14.0
 MAX_TEXTURE_PX = 5_000_000
 RENDER_MAX_PX = 2_100_000  # larger frames (above 1920x1080) are drawn at this size, enlarged
 TEXTURE_SCALE = 0.8  # table texture pixels per image pixel at the nadir: grain a little soft
@@ -112,7 +107,7 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
         u, v = lens.output_point(x, y) if lens.k else (x, y)
         return margin <= u <= fw - margin and margin <= v <= fh - margin
 
-    dice = _layout(kind, rc, cam, side, arena_world, rng, in_frame)
+    dice = Placer(kind, rc, cam, side, arena_world, rng, in_frame).place()
     in_arena = [
         None if arena_world is None else bool(ellipse_level(arena_world, d.centre[:2]) < 1)
         for d in dice
@@ -201,171 +196,6 @@ def _table(kind, c, cam: Camera, rng):
         tex, hom, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     return img, arena
-
-
-def ellipse_level(arena: dict, xy) -> float:
-    """< 1 inside the arena's oval, 1 on it, > 1 outside (world mm)."""
-    (cx, cy), (a, b), angle = arena["centre"], arena["axes"], arena["angle"]
-    t = math.radians(angle)
-    dx, dy = xy[0] - cx, xy[1] - cy
-    u = dx * math.cos(t) + dy * math.sin(t)
-    v = -dx * math.sin(t) + dy * math.cos(t)
-    return (u / a) ** 2 + (v / b) ** 2
-
-
-def _layout(kind, c, cam: Camera, side, arena, rng, in_frame):
-    """Place flat then cocked dice without overlap; clusters touch."""
-    faces = FACES[kind]
-    dice: list[Die] = []
-    margin = 0.9 * c["die_size"] + 4
-    w, h = c["frame"]
-
-    def visible(xy) -> bool:
-        return in_frame(cam.project(np.array([[xy[0], xy[1], side / 2]])))
-
-    def free(d: Die) -> bool:
-        reach = d.side * 1.75  # two half-diagonals of a cube: nearer centres may overlap
-        fp = d.footprint()
-        return all(
-            abs(o.centre[0] - d.centre[0]) > reach
-            or abs(o.centre[1] - d.centre[1]) > reach
-            or cv2.intersectConvexConvex(fp, o.footprint())[0] <= 1e-3
-            for o in dice
-        )
-
-    def new_die(xy, tip=0.0, yaw=None) -> Die:
-        face = faces[rng.integers(len(faces))]
-        die_c, mark_c = cond_mod.die_colours(c, rng)
-        z = resting_height(side, tip)
-        return Die(
-            face,
-            np.array([xy[0], xy[1], z]),
-            side,
-            float(rng.uniform(0, 360) if yaw is None else yaw),
-            tip,
-            die_c,
-            mark_c,
-            other_faces(face, rng),
-            int(rng.integers(1 << 30)),
-        )
-
-    def sample_xy(inside: bool | None):
-        for _ in range(200):
-            if inside and arena:
-                r, t = math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
-                a, b = (x - side * 0.8 for x in arena["axes"])
-                ang = math.radians(arena["angle"])
-                u, v = a * r * math.cos(t), b * r * math.sin(t)
-                xy = (
-                    arena["centre"][0] + u * math.cos(ang) - v * math.sin(ang),
-                    arena["centre"][1] + u * math.sin(ang) + v * math.cos(ang),
-                )
-            else:
-                xy = cam.to_table(
-                    np.array([[rng.uniform(margin, w - margin), rng.uniform(margin, h - margin)]])
-                )[0]
-                if arena and inside is False:
-                    grow = (ARENA_RIM_MM + side) / min(arena["axes"])
-                    if ellipse_level(arena, xy) < (1 + grow) ** 2:
-                        continue
-            if visible(xy):
-                return xy
-        return None
-
-    def touching(anchor: Die, tip=0.0) -> Die | None:
-        alpha = rng.uniform(0, 2 * math.pi)
-        direction = np.array([math.cos(alpha), math.sin(alpha)])
-        yaw = math.degrees(alpha + math.pi) + 90 if tip else None
-        d = new_die(anchor.centre[:2] + direction * side * 2.2, tip, yaw)
-
-        def at(k: float) -> np.ndarray:
-            xy = anchor.centre[:2] + direction * side * k
-            d.centre = np.array([xy[0], xy[1], d.centre[2]])
-            return xy
-
-        at(2.2)
-        if not free(d):
-            return None
-        far, near = 2.2, 0.5  # centres half a side apart always overlap
-        while far - near > 0.01:  # slide in until the two touch
-            mid = (far + near) / 2
-            at(mid)
-            far, near = (mid, near) if free(d) else (far, mid)
-        xy = at(far)
-        return d if visible(xy) else None
-
-    for i in range(c["n_dice"]):
-        inside = None
-        if arena:
-            inside = rng.random() >= c["out_of_arena"]
-        placed = None
-        for _ in range(30):
-            if dice and rng.random() < c["cluster"]:
-                anchor = dice[rng.integers(len(dice))]
-                cand = touching(anchor)
-                if cand is not None and arena:
-                    lvl = ellipse_level(arena, cand.centre[:2])
-                    grow = (ARENA_RIM_MM + side) / min(arena["axes"])
-                    ok_in = all(ellipse_level(arena, p) < 1 for p in cand.footprint())
-                    if not (ok_in if inside else lvl > (1 + grow) ** 2):
-                        cand = None
-            else:
-                xy = sample_xy(inside)
-                cand = new_die(xy) if xy is not None else None
-            if cand is not None and free(cand):
-                placed = cand
-                break
-        if placed is not None:
-            dice.append(placed)
-        del i
-    for _ in range(c["cocked"]):
-        placed = _place_cocked(dice, arena, side, rng, touching, free, new_die, visible)
-        if placed is not None:
-            dice.append(placed)
-    return dice
-
-
-def _place_cocked(dice, arena, side, rng, touching, free, new_die, visible):
-    for _ in range(30):
-        tip = float(rng.uniform(25, 65))
-        if arena and rng.random() < 0.4:
-            cand = _against_wall(arena, side, tip, rng, new_die)
-        elif dice:
-            cand = touching(dice[rng.integers(len(dice))], tip)
-        else:
-            cand = None
-        if cand is not None and free(cand) and visible(cand.centre[:2]):
-            return cand
-    return None
-
-
-def _against_wall(arena, side, tip, rng, new_die):
-    """A die leaning outwards on the arena's wall, its footprint just inside the oval."""
-    t = rng.uniform(0, 2 * math.pi)
-    a, b = arena["axes"]
-    ang = math.radians(arena["angle"])
-    u, v = a * math.cos(t), b * math.sin(t)
-    edge = np.array(
-        [
-            arena["centre"][0] + u * math.cos(ang) - v * math.sin(ang),
-            arena["centre"][1] + u * math.sin(ang) + v * math.cos(ang),
-        ]
-    )
-    centre = np.array(arena["centre"])
-    out = (edge - centre) / np.linalg.norm(edge - centre)
-    yaw = math.degrees(math.atan2(out[1], out[0])) + 90
-    d = new_die(edge - out * side * 2, tip, yaw)
-    best = None
-    for k in range(60):
-        xy = edge - out * side * (2 - k * 0.04)
-        d.centre = np.array([xy[0], xy[1], d.centre[2]])
-        if any(ellipse_level(arena, p) >= 0.995 for p in d.footprint()):
-            break
-        best = xy
-    if best is None:
-        return None
-    d.centre = np.array([best[0], best[1], d.centre[2]])
-    return d
 
 
 def _darken(img, dice, cam: Camera, light, rng) -> None:
