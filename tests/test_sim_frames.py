@@ -50,7 +50,18 @@ def test_same_seed_same_dataset(tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
-@pytest.mark.parametrize("bad", [["--throws", "0"], ["--size", "big"], ["--game", "chess"]])
+def test_every_zero_writes_only_the_still_frames(tmp_path):
+    out = tmp_path / "still"
+    args = ["sim-frames", "--game", "detrak", "--out", str(out), "--every", "0"]
+    assert main([*args, "--throws", "3", "--size", "96x72"]) == 0
+    truths = [json.loads(p.read_text()) for p in sorted(out.glob("frame_*.json"))]
+    assert len(truths) == 3
+    assert all(t["settled"] and len(t["dice"]) == 2 for t in truths)
+
+
+@pytest.mark.parametrize(
+    "bad", [["--throws", "0"], ["--every", "-1"], ["--size", "big"], ["--game", "chess"]]
+)
 def test_sim_frames_refuses_bad_arguments(tmp_path, bad, capsys):
     args = ["sim-frames", "--out", str(tmp_path / "x"), *bad]
     try:

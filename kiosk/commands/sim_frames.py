@@ -3,7 +3,8 @@
 Writes, in DIR: frame_NNNNNN.png and frame_NNNNNN.json (the truth of that frame: every die's
 face, position and size in pixels, cocked, in the arena, moving), record.jsonl for Strike (the game
 record of what was played, replayable with `arbitre replay`) and meta.json (the run's settings).
-Every `--every`-th frame is written, and always the first still frame after each throw.
+Every `--every`-th frame is written, and always the first still frame after each throw
+(`--every 0`: only those).
 """
 
 from __future__ import annotations
@@ -36,7 +37,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--players", type=int, default=3, choices=range(2, 6), metavar="2..5")
     p.add_argument("--size", type=_size, default=(1280, 960), help="WIDTHxHEIGHT (1280x960)")
-    p.add_argument("--every", type=int, default=10, help="write every Nth frame (default 10)")
+    p.add_argument(
+        "--every",
+        type=int,
+        default=10,
+        help="write every Nth frame (default 10); 0: only the still frame after each throw",
+    )
     p.add_argument("--fps", type=float, default=30.0)
 
 
@@ -46,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.sim import SimCamera
     from vision.sim.drivers import game_for
 
-    if args.throws < 1 or args.every < 1 or args.fps <= 0:
-        print("--throws and --every must be at least 1, --fps positive", file=sys.stderr)
+    if args.throws < 1 or args.every < 0 or args.fps <= 0:
+        print("--throws must be at least 1, --every 0 or more, --fps positive", file=sys.stderr)
         return 2
     out = Path(args.out)
     try:
@@ -71,12 +77,12 @@ def run(args: argparse.Namespace) -> int:
             break
         while True:
             frame = cam.read()
-            if cam.frame_index % args.every == 0:
+            if args.every and cam.frame_index % args.every == 0:
                 write(frame)
             if cam.truth()["settled"]:
                 break
         if event.kind in ("throw", "roll"):
-            if cam.frame_index % args.every != 0:
+            if not args.every or cam.frame_index % args.every != 0:
                 write(frame)
             throws += 1
             if throws >= args.throws:
