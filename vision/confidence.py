@@ -33,6 +33,8 @@ _TABLES = _load()
 def calibrated(kind: str, raw: float) -> float:
     """The calibrated confidence of a raw score (the raw score itself if no table was fitted)."""
     table = _TABLES.get(kind)
+    if raw <= 0.0:
+        return 0.0
     if not table:
         return raw
     thresholds, values = table

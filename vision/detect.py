@@ -23,6 +23,7 @@ MAX_DIE = 220.0  # the largest die side looked for, frame pixels (the issue says
 BLUR_GROWTH = 1.5  # working pixels the smoothing adds to a blob's width (measured on drawn dice)
 MAT_SHARE = 0.012  # a smooth 'not table' region this big (share of the frame) is a mat
 MAT_SOLIDITY = 0.9
+MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not to be a big die
 MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
 
@@ -169,8 +170,10 @@ def _mats_are_table(fg: np.ndarray, lab: np.ndarray, too_big: float) -> np.ndarr
         outer = max(contours, key=cv2.contourArea)
         area = cv2.contourArea(outer)
         (_, _), (w, h), _ = cv2.minAreaRect(outer)
-        if area < MAT_SOLIDITY * cv2.contourArea(cv2.convexHull(outer)) or area > 0.86 * w * h:
-            continue  # not a smooth oval: a heap of dice, or one big die
+        if area < MAT_SOLIDITY * cv2.contourArea(cv2.convexHull(outer)):
+            continue  # not smooth: a heap of dice
+        if area > 0.86 * w * h and area < MAT_BOX_SHARE * fg.size:
+            continue  # square: one big die (a box or a tray is far bigger)
         pixels = lab[comp].astype(np.float32)
         colour = np.median(pixels, axis=0)
         dist = np.sqrt(((lab.astype(np.float32) - colour) ** 2).sum(axis=2))

@@ -127,7 +127,8 @@ def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty: 
         return None  # the 'face' is the table's colour: a mark printed on it, unless well square
     face, raw = read_face(kind, marks)
     raw *= _fit(top.misfit) * penalty
-    return Die(face, x, y, top.side, True, False, calibrated(kind, raw), top.angle), raw
+    sure = calibrated(kind, raw) if face is not None else 0.0
+    return Die(face, x, y, top.side, True, False, sure, top.angle), raw
 
 
 def _ends(c: Candidate, side: float) -> list[Top]:

@@ -27,6 +27,7 @@ _STEP = 8  # Lab cell size of the lookup table
 
 _CELLS = (np.arange(256 // _STEP, dtype=np.float32) * _STEP + _STEP / 2).astype(np.float32)
 _GRID = np.stack(np.meshgrid(_CELLS, _CELLS, _CELLS, indexing="ij"), axis=-1).reshape(-1, 3)
+_GRID2 = (_GRID**2).sum(1)
 
 
 @dataclass(frozen=True)
@@ -83,16 +84,19 @@ def learn(small_lab: np.ndarray) -> TableModel:
         for c in range(CLUSTERS)
         if border_share[c] >= BORDER_SHARE or share[c] >= AREA_SHARE or _spans(labels == c)
     )
-    best = np.full(len(_GRID), np.inf, np.float32)
+    colours, radii = [], []
     for c in table:
         members = pixels[flat == c]
         spread = max(float(np.sqrt(((members - centres[c]) ** 2).sum(1).mean())), 3.0)
-        d = np.sqrt(((_GRID - centres[c]) ** 2).sum(1)) / (spread + 4.0)
-        np.minimum(best, d, out=best)
-        if centres[c][0] < SHADE_MIN_L:
-            continue  # a dark table's shadow is as dark as a black die: not modelled
-        for colour in _shaded(centres[c])[1:]:
-            d = np.sqrt(((_GRID - colour) ** 2).sum(1)) / SHADE_RADIUS
-            np.minimum(best, d, out=best)
-    lookup = ((best < DISTANCE) * 255).astype(np.uint8)
+        colours.append(centres[c])
+        radii.append(spread + 4.0)
+        if centres[c][0] >= SHADE_MIN_L:  # a dark table's shadow is as dark as a black die
+            for colour in _shaded(centres[c])[1:]:
+                colours.append(colour)
+                radii.append(SHADE_RADIUS)
+    lookup = np.zeros(len(_GRID), np.uint8)
+    if colours:
+        cs, rs = np.array(colours, np.float32), np.array(radii, np.float32)
+        d2 = _GRID2[:, None] - 2 * (_GRID @ cs.T) + (cs**2).sum(1)[None, :]
+        lookup[(d2 < (DISTANCE * rs[None, :]) ** 2).any(axis=1)] = 255
     return TableModel(labels, centres, table, lookup)
