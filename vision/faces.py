@@ -69,21 +69,21 @@ def _layout_fit(points: np.ndarray) -> tuple[float, np.ndarray | None]:
         return _below(off, 0.18, 0.04), np.array(grid[:4] + grid[5:])
     centre = points.mean(axis=0)
     centred = points - centre
-    best, bare = 0.0, None
-    for layout, rot in zip(_LAYOUTS[n], _ROTATIONS[n], strict=True):
-        # match each layout point to the nearest pip after fitting the spacing
-        spread = np.sqrt((centred**2).sum() / max((layout**2).sum(), 1e-9))
-        err = 0.0
-        for p in layout * spread:
-            err = max(err, float(np.min(np.hypot(*(centred - p).T))))
-        used = len({int(np.argmin(np.hypot(*(centred - p).T))) for p in layout * spread})
-        if used < n or spread < PATCH * 0.12 or spread > PATCH * 0.42:
-            continue
-        score = _below(err / spread, 0.28, 0.06)
-        if score > best:
-            empty = [g for g in _GRID9 if not any(np.allclose(g, u) for u in _UNIT[n])]
-            best, bare = score, centre + (np.array(empty) @ rot.T) * spread
-    return best, bare
+    layouts = _LAYOUTS[n]  # turns x n x 2
+    spread = float(np.sqrt((centred**2).sum() / (layouts[0] ** 2).sum()))
+    if not PATCH * 0.12 <= spread <= PATCH * 0.42:
+        return 0.0, None
+    # distance of each layout point (axis 1) to each pip (axis 2), for every turn
+    d = np.linalg.norm(layouts[:, :, None, :] * spread - centred[None, None, :, :], axis=3)
+    err = d.min(axis=2).max(axis=1)
+    nearest = np.sort(d.argmin(axis=2), axis=1)
+    one_to_one = (np.diff(nearest, axis=1) > 0).all(axis=1)
+    err = np.where(one_to_one, err, np.inf)
+    best = int(err.argmin())
+    if not np.isfinite(err[best]):
+        return 0.0, None
+    bare = centre + (_BARE[n] @ _ROTATIONS[n][best].T) * spread
+    return _below(float(err[best]) / spread, 0.28, 0.06), bare
 
 
 _PIP_STEP = 0.26 / 1.2  # pip spacing over the patch side (faces are read at 1.2 sides)
@@ -99,7 +99,10 @@ def _rotations(n: int) -> list[np.ndarray]:
 
 
 _ROTATIONS = {n: _rotations(n) for n in _UNIT}
-_LAYOUTS = {n: _layouts(n) for n in _UNIT}
+_LAYOUTS = {n: np.array(_layouts(n)) for n in _UNIT}
+_BARE = {
+    n: np.array([g for g in _GRID9 if not any(np.allclose(g, u) for u in _UNIT[n])]) for n in _UNIT
+}
 
 
 def _ghosts(marks: Marks, bare: np.ndarray | None) -> float:
