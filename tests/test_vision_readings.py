@@ -81,3 +81,29 @@ def test_a_bad_calibration_says_what_is_expected(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(ValueError, match=message):
         load_calibration(path)
+
+
+def test_wilson_bound_is_below_the_rate_and_tightens_with_more_samples():
+    from vision.confidence import wilson_low
+
+    assert wilson_low(0, 0) == 0.0
+    assert wilson_low(30, 30) < 0.9 < wilson_low(300, 300) < 1.0
+    assert wilson_low(95, 100) < 0.95
+
+
+def test_fitted_confidence_never_decreases_and_maps_raw_scores():
+    from vision import confidence
+
+    samples = [(0.2, False)] * 300 + [(0.5, True)] * 40 + [(0.5, False)] * 10 + [(0.95, True)] * 900
+    table = confidence.fit(samples, step=0.1)
+    values = [v for _, v in table]
+    assert values == sorted(values)
+    assert table[0][1] < 0.9 < table[-2][1]  # raw >= 0.9: 900 right of 900
+    saved = confidence._TABLES
+    try:
+        confidence._TABLES = {"pips": ([t for t, _ in table], values)}
+        assert confidence.calibrated("pips", 0.97) == table[-2][1]
+        assert confidence.calibrated("pips", 0.0) == 0.0
+        assert confidence.calibrated("detrak", 0.42) == 0.42  # no table: the raw score
+    finally:
+        confidence._TABLES = saved
