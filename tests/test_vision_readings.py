@@ -98,7 +98,7 @@ def test_fitted_confidence_never_decreases_and_maps_raw_scores():
     table = confidence.fit(samples, step=0.1)
     values = [v for _, v in table]
     assert values == sorted(values)
-    assert table[0][1] < 0.9 < table[-2][1]  # raw >= 0.9: 900 right of 900
+    assert table[0][1] < 0.9 < table[-2][1]  # raw >= 0.9: 900 of 900 right, lb > 0.99
     saved = confidence._TABLES
     try:
         confidence._TABLES = {"pips": ([t for t, _ in table], values)}
