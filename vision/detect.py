@@ -24,6 +24,12 @@ BLUR_GROWTH = 1.5  # working pixels the smoothing adds to a blob's width (measur
 MAT_SHARE = 0.012  # a smooth 'not table' region this big (share of the frame) is a mat
 MAT_SOLIDITY = 0.9
 MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not to be a big die
+BG_STEP = 4  # the local background is a median on the working image shrunk this many times
+BG_WINDOW = 11  # ...over this many of its pixels (about two dice at the usual scale)
+FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be something on it...
+FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
+SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
+SHADOW_CHROMA = 12.0  # ...and its colour (Lab a, b within this)
 MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
 
@@ -62,6 +68,7 @@ class Prepared:
     scale: float  # working pixels per frame pixel
     model: TableModel
     model_scale: float  # model.labels' pixels per frame pixel
+    background: np.ndarray | None = None  # the table under everything, Lab float32 (working px)
 
 
 def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
@@ -83,6 +90,7 @@ def prepare(bgr: np.ndarray, scale: float, reuse: Prepared | None = None) -> Pre
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     if reuse is not None:
         return Prepared(work, lab, scale, reuse.model, reuse.model_scale)
+
     h, w = lab.shape[:2]
     small = cv2.resize(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
@@ -108,14 +116,14 @@ def find_candidates(
 
 def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], float | None]:
     scale = prep.scale
-    fg = cv2.bitwise_not(prep.model.mask(prep.lab))
+    fg = foreground(prep)
     gray = cv2.cvtColor(prep.work, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(gray, 40, 110)
     fg = cv2.bitwise_or(fg, _closed_outlines(edges, (MAX_DIE * scale) ** 2))
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = _mats_are_table(fg, prep.lab, fg.size * MAT_SHARE)
     min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
-    blobs = _filled_blobs(fg, min_area)
+    blobs = [b for b in _filled_blobs(fg, min_area) if _stands_out(b, prep.lab)]
     side = die_size * scale if die_size else _typical_side(blobs)
     pieces = []
     for contour in blobs:
@@ -129,6 +137,64 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
         for part in _split(piece, side):
             out.append(_candidate(part, scale, fg.shape))
     return _sort_out(out, side / scale if side else None), side
+
+
+def background(lab: np.ndarray) -> np.ndarray:
+    """The table under the dice: a median over a window of a few dice, on a quarter-size copy,
+    taken twice: the second time with what the first found on the table painted over.
+
+    A median keeps the table's own edges (the arena's rim, a tray's wall) sharp while dice, being
+    small against the window, drop out of it; painting them over keeps a die by a wall from
+    darkening the wall's side of the table. Lab float32, the size of `lab`.
+    """
+    h, w = lab.shape[:2]
+    small = cv2.resize(
+        lab, (max(8, w // BG_STEP), max(8, h // BG_STEP)), interpolation=cv2.INTER_AREA
+    )
+    bg = cv2.medianBlur(small, BG_WINDOW)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+
+
+def _stands_out(contour: np.ndarray, lab: np.ndarray) -> bool:
+    """Whether a blob differs from the table just around it: a die does; the table itself, where
+    the background missed a corner of a tray or a bend of the rim, does not."""
+    x, y, w, h = cv2.boundingRect(contour)
+    pad = max(3, int(0.3 * max(w, h)))
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(lab.shape[1], x + w + pad), min(lab.shape[0], y + h + pad)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(inside, [contour - [x0, y0]], -1, 255, -1)
+    ring = cv2.dilate(inside, np.ones((2 * pad + 1, 2 * pad + 1), np.uint8)) & ~inside
+    window = lab[y0:y1, x0:x1].astype(np.float32)
+    if not ring.any():
+        return True
+    own = np.median(window[inside > 0], axis=0)
+    around = np.median(window[ring > 0], axis=0)
+    return float(np.linalg.norm(own - around)) > FG_DISTANCE
+
+
+def _compact(mask: np.ndarray, longest: int) -> np.ndarray:
+    """The regions of a mask no longer than `longest` pixels: things on the table, not its lines."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    small = np.zeros(n, np.uint8)
+    sizes = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    small[1:] = (sizes[1:] <= longest).astype(np.uint8)
+    return small[labels]
+
+
+def foreground(prep: Prepared) -> np.ndarray:
+    """255 where the frame is not its table: far from the local background in Lab, and not merely
+    the table in a die's shadow (darker, same hue)."""
+    bg = prep.background if prep.background is not None else background(prep.lab)
+    lab = prep.lab.astype(np.float32)
+    diff = lab - bg
+    dist = np.sqrt((diff**2).sum(axis=2))
+    chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    light = lab[..., 0]
+    shadow = (diff[..., 0] < 0) & (light > SHADOW_FLOOR * bg[..., 0]) & (chroma < SHADOW_CHROMA)
+    noise = float(np.median(dist[::4, ::4]))
+    fg = (dist > max(FG_DISTANCE, FG_NOISE * noise)) & ~shadow
+    return fg.astype(np.uint8) * 255
 
 
 def _sort_out(cands: list[Candidate], side: float | None) -> list[Candidate]:

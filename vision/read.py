@@ -32,6 +32,9 @@ TABLE_FACE_RECTANGULARITY = 0.88  # ...and a die the table's own colour must be 
 RETRY_BELOW = 0.3  # a face read less surely than this is looked for at the blob's other ends
 RETRY_SIZE = 1.8  # ...when the blob is no bigger than this many dice
 ENDS_PENALTY = 0.8  # a face found at a blob's end is less sure than one where the model put it
+FIT_RECTANGULARITY = 0.75  # only blobs this square teach the dice's size (not a tray's corner)
+GROW = (1.12, 1.25)  # an unread face is read again as if the die were this much bigger...
+GROW_PENALTY = 0.9  # ...and is then a little less sure
 SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
@@ -51,7 +54,8 @@ def read(
     candidates, prep = find_candidates(frame, die_size)
     ellipse = _arena(frame, arena, cal, prep, kind)
     centre = (w / 2.0, h / 2.0)
-    side, k = fit_dice(candidates, centre)
+    squares = [c for c in candidates if c.rectangularity > FIT_RECTANGULARITY]
+    side, k = fit_dice(squares or candidates, centre)
     if die_size:
         side = die_size
     found = []
@@ -100,6 +104,12 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
         top = _flat_piece(c, side, k, centre, prep) or top
     first = None if top.cocked else _face_at(frame, kind, top, c, prep)
     best = first
+    if not top.cocked and (best is None or best[0].face is None):
+        for grow in GROW:  # the outline may have lost the die's rim against a table of its colour
+            got = _face_at(frame, kind, replace(top, side=top.side * grow), c, prep, GROW_PENALTY)
+            if got and got[0].face is not None:
+                best = got
+                break
     if (best is None or best[1] < RETRY_BELOW) and c.side < side * RETRY_SIZE:
         # the square may sit at another end of the blob (side faces or a shadow at the other)
         for other in _ends(c, side):
