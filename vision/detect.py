@@ -25,7 +25,7 @@ MAT_SHARE = 0.012  # a smooth 'not table' region this big (share of the frame) i
 MAT_SOLIDITY = 0.9
 MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not to be a big die
 BG_STEP = 4  # the local background is a median on the working image shrunk this many times
-BG_WINDOW = 11  # ...over this many of its pixels (about two dice at the usual scale)
+BG_WINDOW = 21  # ...over this many of its pixels (about four dice at the usual scale)
 FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be something on it...
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
@@ -89,13 +89,13 @@ def prepare(bgr: np.ndarray, scale: float, reuse: Prepared | None = None) -> Pre
     work = cv2.GaussianBlur(work, (3, 3), 0)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     if reuse is not None:
-        return Prepared(work, lab, scale, reuse.model, reuse.model_scale)
+        return Prepared(work, lab, scale, reuse.model, reuse.model_scale, background(lab))
 
     h, w = lab.shape[:2]
     small = cv2.resize(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
     )
-    return Prepared(work, lab, scale, learn(small), small.shape[1] / bgr.shape[1])
+    return Prepared(work, lab, scale, learn(small), small.shape[1] / bgr.shape[1], background(lab))
 
 
 def find_candidates(
@@ -155,6 +155,16 @@ def background(lab: np.ndarray) -> np.ndarray:
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
 
 
+def on_table(prep: Prepared, lab: tuple[float, float, float], x: float, y: float) -> bool:
+    """Whether a colour seen at frame point (x, y) is the table's colour there."""
+    if prep.background is None:
+        return False
+    h, w = prep.background.shape[:2]
+    i = min(h - 1, max(0, int(y * prep.scale)))
+    j = min(w - 1, max(0, int(x * prep.scale)))
+    return float(np.linalg.norm(prep.background[i, j] - np.asarray(lab, np.float32))) < FG_DISTANCE
+
+
 def _stands_out(contour: np.ndarray, lab: np.ndarray) -> bool:
     """Whether a blob differs from the table just around it: a die does; the table itself, where
     the background missed a corner of a tray or a bend of the rim, does not."""
@@ -185,7 +195,7 @@ def _compact(mask: np.ndarray, longest: int) -> np.ndarray:
 def foreground(prep: Prepared) -> np.ndarray:
     """255 where the frame is not its table: far from the local background in Lab, and not merely
     the table in a die's shadow (darker, same hue)."""
-    bg = prep.background if prep.background is not None else background(prep.lab)
+    bg = prep.background
     lab = prep.lab.astype(np.float32)
     diff = lab - bg
     dist = np.sqrt((diff**2).sum(axis=2))

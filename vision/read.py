@@ -18,7 +18,7 @@ import numpy as np
 from vision.arena import find_arena
 from vision.calibration import Calibration
 from vision.confidence import calibrated
-from vision.detect import Candidate, Prepared, find_candidates, pieces_of
+from vision.detect import Candidate, Prepared, find_candidates, on_table, pieces_of
 from vision.faces import read_face
 from vision.marks import PATCH, find_marks, marks_centre
 from vision.readings import Die, Ellipse, Readings, check_kind
@@ -132,8 +132,7 @@ def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty: 
     marks = find_marks(patch)
     if not marks.blobs:
         return None  # a die always shows marks: this is a shadow, a coin, a crumb
-    lab = np.array([[marks.face_lab]], np.float32).clip(0, 255).astype(np.uint8)
-    if prep.model.mask(lab)[0, 0] and c.rectangularity < TABLE_FACE_RECTANGULARITY:
+    if on_table(prep, marks.face_lab, top.x, top.y) and c.rectangularity < TABLE_FACE_RECTANGULARITY:
         return None  # the 'face' is the table's colour: a mark printed on it, unless well square
     face, raw = read_face(kind, marks)
     raw *= _fit(top.misfit) * penalty
