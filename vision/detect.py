@@ -26,6 +26,7 @@ MAT_SOLIDITY = 0.9
 MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not to be a big die
 BG_STEP = 4  # the local background is a median on the working image shrunk this many times
 BG_WINDOW = 21  # ...over this many of its pixels (about four dice at the usual scale)
+BG_NEAR = 11  # ...and over this many (two dice), which follows the table's walls closer
 FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be something on it...
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
@@ -80,7 +81,9 @@ def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
     return scale
 
 
-def prepare(bgr: np.ndarray, scale: float, reuse: Prepared | None = None) -> Prepared:
+def prepare(
+    bgr: np.ndarray, scale: float, reuse: Prepared | None = None, dark_dice: bool = False
+) -> Prepared:
     if scale == 1.0:
         work = bgr
     else:
@@ -89,27 +92,34 @@ def prepare(bgr: np.ndarray, scale: float, reuse: Prepared | None = None) -> Pre
     work = cv2.GaussianBlur(work, (3, 3), 0)
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     if reuse is not None:
-        return Prepared(work, lab, scale, reuse.model, reuse.model_scale, background(lab))
+        return Prepared(
+            work, lab, scale, reuse.model, reuse.model_scale, background(lab, dark_dice)
+        )
 
     h, w = lab.shape[:2]
     small = cv2.resize(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
     )
-    return Prepared(work, lab, scale, learn(small), small.shape[1] / bgr.shape[1], background(lab))
+    return Prepared(
+        work, lab, scale, learn(small), small.shape[1] / bgr.shape[1], background(lab, dark_dice)
+    )
 
 
 def find_candidates(
-    bgr: np.ndarray, die_size: float | None = None, prepared: Prepared | None = None
+    bgr: np.ndarray,
+    die_size: float | None = None,
+    prepared: Prepared | None = None,
+    dark_dice: bool = False,
 ) -> tuple[list[Candidate], Prepared]:
     """Rotated boxes of every blob that may be a die (full-frame pixels), and the prepared frame.
 
     Looks once at a coarse scale; when the dice turn out small there, looks again at a finer one.
     """
-    prep = prepared or prepare(bgr, work_scale(bgr.shape, die_size))
+    prep = prepared or prepare(bgr, work_scale(bgr.shape, die_size), dark_dice=dark_dice)
     found, side = _look(prep, die_size)
     if side and side < MIN_WORK_DIE and prep.scale < 1.0 and not die_size:
         finer = min(1.0, prep.scale * MIN_WORK_DIE * 1.4 / side)
-        prep = prepare(bgr, finer, prep)
+        prep = prepare(bgr, finer, prep, dark_dice)
         found, _ = _look(prep, None)
     return found, prep
 
@@ -139,7 +149,7 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     return _sort_out(out, side / scale if side else None), side
 
 
-def background(lab: np.ndarray) -> np.ndarray:
+def background(lab: np.ndarray, dark_dice: bool = False) -> np.ndarray:
     """The table under the dice: a median over a window of a few dice, on a quarter-size copy,
     taken twice: the second time with what the first found on the table painted over.
 
@@ -151,8 +161,15 @@ def background(lab: np.ndarray) -> np.ndarray:
     small = cv2.resize(
         lab, (max(8, w // BG_STEP), max(8, h // BG_STEP)), interpolation=cv2.INTER_AREA
     )
-    bg = cv2.medianBlur(small, BG_WINDOW)
-    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    wide = cv2.medianBlur(small, BG_WINDOW).astype(np.float32)
+    if not dark_dice:
+        return cv2.resize(wide, (w, h), interpolation=cv2.INTER_LINEAR)
+    near = cv2.medianBlur(small, BG_NEAR).astype(np.float32)
+    # Where the two disagree, either a heap of dice fills the near window (the wide one is right)
+    # or a wall fills the wide one (the near one is right): the lighter is the table, dice and
+    # walls being the darker (black Strike dice, the box's rim).
+    bg = np.where((wide[..., 0] > near[..., 0])[..., None], wide, near)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def on_table(prep: Prepared, lab: tuple[float, float, float], x: float, y: float) -> bool:

@@ -51,7 +51,7 @@ def read(
     h, w = frame.shape[:2]
     cal = calibration.for_frame(w, h) if calibration else None
     die_size = cal.die_size if cal else None
-    candidates, prep = find_candidates(frame, die_size)
+    candidates, prep = find_candidates(frame, die_size, dark_dice=kind == "strike")
     ellipse = _arena(frame, arena, cal, prep, kind)
     centre = (w / 2.0, h / 2.0)
     squares = [c for c in candidates if c.rectangularity > FIT_RECTANGULARITY]
@@ -132,7 +132,10 @@ def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty: 
     marks = find_marks(patch)
     if not marks.blobs:
         return None  # a die always shows marks: this is a shadow, a coin, a crumb
-    if on_table(prep, marks.face_lab, top.x, top.y) and c.rectangularity < TABLE_FACE_RECTANGULARITY:
+    if (
+        on_table(prep, marks.face_lab, top.x, top.y)
+        and c.rectangularity < TABLE_FACE_RECTANGULARITY
+    ):
         return None  # the 'face' is the table's colour: a mark printed on it, unless well square
     face, raw = read_face(kind, marks)
     raw *= _fit(top.misfit) * penalty
