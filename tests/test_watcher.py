@@ -31,16 +31,18 @@ class CountingReader:
         return read(frame, **kw)
 
 
-def test_reads_only_after_the_scene_is_still_then_votes():
+def test_reads_while_still_and_votes_when_the_settle_window_ends():
     still, rolling = _frames()
     reader = CountingReader()
     w = Watcher("pips", arena="none", settle_s=0.3, votes=3, reader=reader)
     frames = rolling + [still] * 10
     events = [w.feed(f, i / 10) for i, f in enumerate(frames)]
     kinds = [(e.kind, round(e.t, 1)) for e in events if e]
-    # still from t=0.4; reads at 0.7, 0.8, 0.9 and settles at the third
-    assert kinds == [("settled", 0.9)]
+    # still from t=0.4 (the first still frame still differs from the last rolling one): reads at
+    # 0.5, 0.6, 0.7 and settles at 0.7, the window's end, with the last three readings
+    assert kinds == [("settled", 0.7)]
     assert reader.calls == 3
+    assert w.feed(still, 1.5) is None and reader.calls == 3  # settled: no more reading
     settled = [e for e in events if e][0].readings
     assert sorted(d.face for d in settled.dice) == [2, 5]
     assert w.state == "settled"

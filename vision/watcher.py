@@ -1,9 +1,9 @@
 """Watching a stream of frames: moving or settled, and one voted reading per settled throw.
 
 A reading taken while dice still roll, or while a hand is over the table, is worse than none. So
-the watcher compares each frame with the previous one on a small grey copy; only after the scene
-has been still for `settle_s` seconds does it read, and it reads `votes` frames in a row and
-keeps, for each die, the face most of them agree on. A die the frames disagree about gets its
+the watcher compares each frame with the previous one on a small grey copy; it reads every frame
+of a still scene, keeps the last `votes` readings, and once the scene has been still for
+`settle_s` seconds keeps, for each die, the face most of them agree on. A die the frames disagree about gets its
 confidence lowered in proportion, so the table asks the players rather than guess.
 """
 
@@ -43,7 +43,7 @@ class Watcher:
         dice: str = "pips",
         calibration: Calibration | None = None,
         arena: str = "auto",
-        settle_s: float = 0.4,
+        settle_s: float = 0.18,
         votes: int = 3,
         reader: Callable[..., Readings] = read,
     ) -> None:
@@ -62,7 +62,12 @@ class Watcher:
         self._pending: list[Readings] = []
 
     def feed(self, frame: np.ndarray, t: float | None = None) -> WatchEvent | None:
-        """Look at the next frame (t: its time in seconds; now by default)."""
+        """Look at the next frame (t: its time in seconds; now by default).
+
+        Every still frame is read as it comes, keeping the last `votes` readings; the moment the
+        scene has been still for `settle_s` seconds they are voted over, so the settled event
+        costs no more waiting than the settle window itself.
+        """
         t = time.monotonic() if t is None else t
         moving = self._moved(frame)
         if moving:
@@ -74,13 +79,12 @@ class Watcher:
             return None
         if self._still_since is None:
             self._still_since = t
-        if t - self._still_since < self.settle_s - 1e-6:  # (times are floats)
-            return None
         self.state = "settling"
         self._pending.append(
             self.reader(frame, dice=self.dice, calibration=self.calibration, arena=self.arena)
         )
-        if len(self._pending) < self.votes:
+        del self._pending[: -self.votes]
+        if t - self._still_since < self.settle_s - 1e-6:  # (times are floats)
             return None
         self.last = vote(self._pending)
         self.state, self._pending = "settled", []
