@@ -25,8 +25,7 @@ MAT_SHARE = 0.012  # a smooth 'not table' region this big (share of the frame) i
 MAT_SOLIDITY = 0.9
 MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not to be a big die
 BG_STEP = 4  # the local background is a median on the working image shrunk this many times
-BG_WINDOW = 21  # ...over this many of its pixels (about four dice at the usual scale)
-BG_NEAR = 11  # ...and over this many (two dice), which follows the table's walls closer
+BG_WINDOWS = (11, 21)  # ...over this many of its pixels: two and four dice at 640 px
 FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be something on it...
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
@@ -82,7 +81,7 @@ def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
 
 
 def prepare(
-    bgr: np.ndarray, scale: float, reuse: Prepared | None = None, dark_dice: bool = False
+    bgr: np.ndarray, scale: float, reuse: Prepared | None = None, dark_dice: bool | None = None
 ) -> Prepared:
     if scale == 1.0:
         work = bgr
@@ -109,7 +108,7 @@ def find_candidates(
     bgr: np.ndarray,
     die_size: float | None = None,
     prepared: Prepared | None = None,
-    dark_dice: bool = False,
+    dark_dice: bool | None = None,
 ) -> tuple[list[Candidate], Prepared]:
     """Rotated boxes of every blob that may be a die (full-frame pixels), and the prepared frame.
 
@@ -149,7 +148,7 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     return _sort_out(out, side / scale if side else None), side
 
 
-def background(lab: np.ndarray, dark_dice: bool = False) -> np.ndarray:
+def background(lab: np.ndarray, dark_dice: bool | None = None) -> np.ndarray:
     """The table under the dice: a median over a window of a few dice, on a quarter-size copy,
     taken twice: the second time with what the first found on the table painted over.
 
@@ -161,14 +160,16 @@ def background(lab: np.ndarray, dark_dice: bool = False) -> np.ndarray:
     small = cv2.resize(
         lab, (max(8, w // BG_STEP), max(8, h // BG_STEP)), interpolation=cv2.INTER_AREA
     )
-    wide = cv2.medianBlur(small, BG_WINDOW).astype(np.float32)
-    if not dark_dice:
-        return cv2.resize(wide, (w, h), interpolation=cv2.INTER_LINEAR)
-    near = cv2.medianBlur(small, BG_NEAR).astype(np.float32)
-    # Where the two disagree, either a heap of dice fills the near window (the wide one is right)
-    # or a wall fills the wide one (the near one is right): the lighter is the table, dice and
-    # walls being the darker (black Strike dice, the box's rim).
-    bg = np.where((wide[..., 0] > near[..., 0])[..., None], wide, near)
+    meds = [cv2.medianBlur(small, k).astype(np.float32) for k in BG_WINDOWS]
+    # Where they disagree, either a heap of dice fills the nearer windows (a wider one is right)
+    # or a wall fills the wider ones (a nearer one is right). Dice differ from the table the way
+    # the frame's things do: the table is the lightest of them under dark dice, the darkest under
+    # light ones.
+    if dark_dice is None:
+        dark_dice = _dice_are_dark(small.astype(np.float32), meds[1])
+    light = np.stack([m[..., 0] for m in meds])
+    pick = light.argmax(axis=0) if dark_dice else light.argmin(axis=0)
+    bg = np.choose(pick[..., None], meds)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
@@ -198,6 +199,16 @@ def _stands_out(contour: np.ndarray, lab: np.ndarray) -> bool:
     own = np.median(window[inside > 0], axis=0)
     around = np.median(window[ring > 0], axis=0)
     return float(np.linalg.norm(own - around)) > FG_DISTANCE
+
+
+def _dice_are_dark(lab: np.ndarray, bg: np.ndarray) -> bool:
+    """Whether what stands out of the table is mostly darker than it (black Strike dice, blue
+    dice) or lighter (white, ivory dice)."""
+    diff = lab - bg
+    things = np.sqrt((diff**2).sum(axis=2)) > FG_DISTANCE
+    if not things.any():
+        return False
+    return float(np.median(diff[..., 0][things])) < 0
 
 
 def _compact(mask: np.ndarray, longest: int) -> np.ndarray:

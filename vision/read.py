@@ -51,7 +51,7 @@ def read(
     h, w = frame.shape[:2]
     cal = calibration.for_frame(w, h) if calibration else None
     die_size = cal.die_size if cal else None
-    candidates, prep = find_candidates(frame, die_size, dark_dice=kind == "strike")
+    candidates, prep = find_candidates(frame, die_size)
     ellipse = _arena(frame, arena, cal, prep, kind)
     centre = (w / 2.0, h / 2.0)
     squares = [c for c in candidates if c.rectangularity > FIT_RECTANGULARITY]
@@ -121,8 +121,6 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
             return best[0] if best else None
         if min(c.w, c.h) < side * 0.6 or c.area < 0.6 * side * side:
             return None  # a line or a word on the table, not a die on its edge
-        if not find_marks(upright_patch(frame, c.x, c.y, c.side, c.angle)).blobs:
-            return None  # a die on its edge still shows marks: this is a shadow or the rim
         sure = min(1.0, 0.5 + top.misfit)
         return Die(None, c.x, c.y, side, in_arena, True, round(sure, 3), c.angle)
     return replace(best[0], in_arena=in_arena)
