@@ -137,9 +137,11 @@ def resolve_check(table: Table, cam: Any, game: str, stats: DemoStats, hand: Any
     to its true face and confirm. When the table missed a die or saw one too many, they type
     the whole reading (counted as a confirmation too)."""
     check = table.pending
-    if check is None:
-        return
+    if check is None or not cam.settled:
+        return  # players look once the dice lie still
     truth = [d for d in truth_dice(cam) if _counted(d, game)]
+    if game != "strike" and len(truth) != 2:
+        return  # the dice are in a hand: wait for them to land
     if any(d.get("cocked") for d in truth):
         table.reroll(check.id)
         hand.on_reroll_request()

@@ -87,6 +87,7 @@ def test_pair_games_exactly_two_dice(game, faces):
     assert three.kind == "check" and "wrong_dice_count" in three.reasons
     one = decide(state, [_die(faces[0])])
     assert one.kind == "check" and one.line is None
+    assert decide(state, []).kind == "ignore"  # the dice are still in a hand
 
 
 def test_knister_roll_not_expected_while_seats_write():

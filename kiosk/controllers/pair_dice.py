@@ -17,6 +17,8 @@ def decide(state: State, dice: list[dict[str, Any]]) -> Decision:
     request = state.dice()
     if request is None:
         return ignore("not_expected", dice)
+    if not dice:
+        return ignore("no_change", dice)  # nothing on the table yet (the dice are in a hand)
     if any(d.get("cocked") for d in dice):
         return reroll(dice)
     line = {"act": "roll", "dice": [d.get("face") for d in dice]}
