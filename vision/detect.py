@@ -30,6 +30,9 @@ FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be some
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
 SHADOW_CHROMA = 12.0  # ...and its colour (Lab a, b within this)
+STANDS_OUT = 10.0  # Lab units between a blob's median colour and that of the table around it
+PART_SHARE = 0.45  # parting a blob must leave two pieces this share of a die at least
+SPLIT_AREA = 1.6  # a blob this many dice in area is cut into round(area) dice
 MODEL_STEP = 4  # the table's colours are learned on the working image shrunk this many times
 
 
@@ -198,7 +201,7 @@ def _stands_out(contour: np.ndarray, lab: np.ndarray) -> bool:
         return True
     own = np.median(window[inside > 0], axis=0)
     around = np.median(window[ring > 0], axis=0)
-    return float(np.linalg.norm(own - around)) > FG_DISTANCE
+    return float(np.linalg.norm(own - around)) > STANDS_OUT
 
 
 def _dice_are_dark(lab: np.ndarray, bg: np.ndarray) -> bool:
@@ -310,6 +313,8 @@ def _part(contour: np.ndarray, side: float | None, edges: np.ndarray, min_area: 
     m = cv2.bitwise_and(m, cv2.bitwise_not(cut))
     floor = (side * 0.5) ** 2 if side else min_area
     pieces = [_regrow(p, 1) + [x, y] for p in _filled_blobs(m, floor)]
+    if side and sum(cv2.contourArea(p) > PART_SHARE * side * side for p in pieces) < 2:
+        return [contour]  # the edges were a die's own marks, not seams between dice
     return pieces or [contour]
 
 
@@ -351,19 +356,19 @@ def _typical_side(blobs: list[np.ndarray]) -> float | None:
     sides = []
     for c in blobs:
         (_, _), (w, h), _ = cv2.minAreaRect(c)
-        if min(w, h) >= 6 and max(w, h) / min(w, h) < 1.25 and cv2.contourArea(c) / (w * h) > 0.75:
-            sides.append((w + h) / 2)
+        if min(w, h) >= 6 and max(w, h) / min(w, h) < 1.25 and cv2.contourArea(c) / (w * h) > 0.7:
+            sides.append((w + h) / 2 - BLUR_GROWTH)
     if not sides:
         return None
-    sides.sort()
-    upper = sides[len(sides) // 2 :]  # pips and specks are small: trust the larger half
-    return float(np.median(upper))
+    top = max(sides)
+    dice = [s for s in sides if s > 0.45 * top]  # pips and specks are small: leave them out
+    return float(np.percentile(dice, 40))  # (a die showing its sides is bigger: lean low)
 
 
 def _split(contour: np.ndarray, side: float | None) -> list[np.ndarray]:
     """A blob holding n dice, cut into n parts by k-means on its pixels' positions."""
     area = cv2.contourArea(contour)
-    if side is None or area < 1.7 * side * side:
+    if side is None or area < SPLIT_AREA * side * side:
         return [contour]
     n = int(round(area / (side * side)))
     if n < 2 or n > 40:
