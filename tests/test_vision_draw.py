@@ -131,7 +131,8 @@ def scatter(img, faces, size, die="white", marks="black", seed=0, gap=1.7, place
 
 
 def cocked(img, x, y, size, die="white", angle=0.0) -> dict:
-    """A die on its edge seen from above: two faces, each foreshortened to 0.7 of its width."""
+    """A die on its edge seen from above: two faces, each foreshortened to 0.7 of its width, each
+    showing a pip."""
     body = np.array(DIE_COLOURS[die], float) if isinstance(die, str) else np.array(die, float)
     half = size * math.sqrt(0.5)
     for k, shade in ((-1, 0.95), (1, 0.7)):
@@ -139,6 +140,9 @@ def cocked(img, x, y, size, die="white", angle=0.0) -> dict:
         cy = y + k * half / 2 * math.sin(math.radians(angle))
         box = cv2.boxPoints(((cx, cy), (half, size), angle)).astype(np.int32)
         cv2.fillConvexPoly(img, box, tuple(int(c) for c in body * shade), cv2.LINE_AA)
+        # each half face shows its marks, foreshortened: one pip, an ellipse
+        pip = (int(size * 0.095 * 0.7), int(size * 0.095))
+        cv2.ellipse(img, ((cx, cy), (pip[0] * 2, pip[1] * 2), angle), (26, 24, 24), -1)
     return {"face": None, "x": x, "y": y, "cocked": True}
 
 

@@ -121,6 +121,8 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
             return best[0] if best else None
         if min(c.w, c.h) < side * 0.6 or c.area < 0.6 * side * side:
             return None  # a line or a word on the table, not a die on its edge
+        if not find_marks(upright_patch(frame, c.x, c.y, c.side, c.angle)).blobs:
+            return None  # a die on its edge shows marks: this is the table (a wall's corner)
         sure = min(1.0, 0.5 + top.misfit)
         return Die(None, c.x, c.y, side, in_arena, True, round(sure, 3), c.angle)
     return replace(best[0], in_arena=in_arena)
