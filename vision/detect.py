@@ -26,6 +26,7 @@ MAT_SOLIDITY = 0.9
 MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not to be a big die
 BG_STEP = 4  # the local background is a median on the working image shrunk this many times
 BG_WINDOWS = (11, 21)  # ...over this many of its pixels: two and four dice at 640 px
+DARK_WINDOWS = (7,)  # ...and for dark dice over this many too
 FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be something on it...
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
@@ -132,6 +133,7 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     gray = cv2.cvtColor(prep.work, cv2.COLOR_BGR2GRAY)
     edges = cv2.Canny(gray, 40, 110)
     fg = cv2.bitwise_or(fg, _closed_outlines(edges, (MAX_DIE * scale) ** 2))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # pips at the edge
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = _mats_are_table(fg, prep.lab, fg.size * MAT_SHARE)
     min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
@@ -163,16 +165,19 @@ def background(lab: np.ndarray, dark_dice: bool | None = None) -> np.ndarray:
     small = cv2.resize(
         lab, (max(8, w // BG_STEP), max(8, h // BG_STEP)), interpolation=cv2.INTER_AREA
     )
-    meds = [cv2.medianBlur(small, k).astype(np.float32) for k in BG_WINDOWS]
+    meds = {k: cv2.medianBlur(small, k).astype(np.float32) for k in BG_WINDOWS + DARK_WINDOWS}
     # Where they disagree, either a heap of dice fills the nearer windows (a wider one is right)
     # or a wall fills the wider ones (a nearer one is right). Dice differ from the table the way
     # the frame's things do: the table is the lightest of them under dark dice, the darkest under
     # light ones.
     if dark_dice is None:
-        dark_dice = _dice_are_dark(small.astype(np.float32), meds[1])
-    light = np.stack([m[..., 0] for m in meds])
+        dark_dice = _dice_are_dark(small.astype(np.float32), meds[BG_WINDOWS[-1]])
+    # under dark dice a window as small as a die still shows the table at its lightest: a die's
+    # centre is dark in it, the table beside a wall is not
+    picked = [meds[k] for k in (DARK_WINDOWS + BG_WINDOWS if dark_dice else BG_WINDOWS)]
+    light = np.stack([m[..., 0] for m in picked])
     pick = light.argmax(axis=0) if dark_dice else light.argmin(axis=0)
-    bg = np.choose(pick[..., None], meds)
+    bg = np.choose(pick[..., None], picked)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
