@@ -54,7 +54,10 @@ def read(
     candidates, prep = find_candidates(frame, die_size)
     ellipse = _arena(frame, arena, cal, prep, kind)
     centre = (w / 2.0, h / 2.0)
-    squares = [c for c in candidates if c.rectangularity > FIT_RECTANGULARITY]
+    squares = [c for c in candidates if c.rectangularity > FIT_RECTANGULARITY and c.side >= 10]
+    if squares:
+        top = max(c.side for c in squares)
+        squares = [c for c in squares if c.side > 0.45 * top]  # not the specks
     side, k = fit_dice(squares or candidates, centre)
     if die_size:
         side = die_size
