@@ -113,6 +113,22 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
             if got and got[0].face is not None:
                 best = got
                 break
+    if not top.cocked and (best is None or best[0].face is None):
+        # re-centring on the marks goes wrong when one of them hides at the cut's edge (a
+        # neighbour's marks, a pip by the rim): the outline's own centre is read too
+        for grow in (1.0, *GROW):
+            got = _face_at(
+                frame,
+                kind,
+                replace(top, side=top.side * grow),
+                c,
+                prep,
+                GROW_PENALTY,
+                recentre=False,
+            )
+            if got and got[0].face is not None:
+                best = got
+                break
     if (best is None or best[1] < RETRY_BELOW) and c.side < side * RETRY_SIZE:
         # the square may sit at another end of the blob (side faces or a shadow at the other)
         for other in _ends(c, side):
@@ -131,10 +147,15 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
     return replace(best[0], in_arena=in_arena)
 
 
-def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty: float = 1.0):
+def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty=1.0, recentre=True):
     """The die read with its top face at `top`, and its raw score; None if there is no die."""
-    patch, x, y = centred_patch(frame, top.x, top.y, top.side, top.angle)
+    if recentre:
+        patch, x, y = centred_patch(frame, top.x, top.y, top.side, top.angle)
+    else:
+        patch = upright_patch(frame, top.x, top.y, top.side, top.angle, span=FACE_SPAN)
+        x, y = top.x, top.y
     marks = find_marks(patch)
+    face, raw = read_face(kind, marks) if marks.blobs else (None, 0.0)
     if not marks.blobs:
         return None  # a die always shows marks: this is a shadow, a coin, a crumb
     if (
@@ -142,7 +163,6 @@ def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty: 
         and c.rectangularity < TABLE_FACE_RECTANGULARITY
     ):
         return None  # the 'face' is the table's colour: a mark printed on it, unless well square
-    face, raw = read_face(kind, marks)
     raw *= _fit(top.misfit) * penalty
     sure = calibrated(kind, raw) if face is not None else 0.0
     return Die(face, x, y, top.side, True, False, sure, top.angle), raw
