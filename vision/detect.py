@@ -27,6 +27,7 @@ MAT_BOX_SHARE = 0.12  # a square 'mat' must be this big (share of the frame) not
 BG_STEP = 4  # the local background is a median on the working image shrunk this many times
 BG_WINDOWS = (11, 21)  # ...over this many of its pixels: two and four dice at 640 px
 DARK_WINDOWS = (7,)  # ...and for dark dice over this many too
+CLOSING = 15  # disc (quarter-size pixels) of the closing that gives the lightness under dark dice
 FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be something on it...
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
@@ -178,6 +179,12 @@ def background(lab: np.ndarray, dark_dice: bool | None = None) -> np.ndarray:
     light = np.stack([m[..., 0] for m in picked])
     pick = light.argmax(axis=0) if dark_dice else light.argmin(axis=0)
     bg = np.choose(pick[..., None], picked)
+    if dark_dice:
+        # the table's lightness under dark dice: a grey closing fills every dark thing narrower
+        # than its disc (dice, heaps of them) and keeps the wider ones (the box, the rim) whole,
+        # with their edges where they are
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (CLOSING, CLOSING))
+        bg[..., 0] = cv2.morphologyEx(small[..., 0], cv2.MORPH_CLOSE, disc)
     return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
