@@ -66,14 +66,22 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Prepared:
-    """A frame made ready for looking: shrunk, smoothed, in Lab, with its table's colours."""
+    """A frame made ready for looking: shrunk, smoothed, in Lab, with the table under it."""
 
     work: np.ndarray  # BGR, smoothed
     lab: np.ndarray
     scale: float  # working pixels per frame pixel
-    model: TableModel
-    model_scale: float  # model.labels' pixels per frame pixel
+    small: np.ndarray  # Lab, the working image shrunk MODEL_STEP times (the table's colours)
+    model_scale: float  # small's pixels per frame pixel
     background: np.ndarray | None = None  # the table under everything, Lab float32 (working px)
+    _model: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def model(self) -> TableModel:
+        """The table's colours (k-means): learned only when asked (the arena needs them)."""
+        if not self._model:
+            self._model.append(learn(self.small))
+        return self._model[0]
 
 
 def work_scale(shape: tuple[int, ...], die_size: float | None = None) -> float:
@@ -97,15 +105,20 @@ def prepare(
     lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
     if reuse is not None:
         return Prepared(
-            work, lab, scale, reuse.model, reuse.model_scale, background(lab, dark_dice)
+            work,
+            lab,
+            scale,
+            reuse.small,
+            reuse.model_scale,
+            background(lab, dark_dice),
+            reuse._model,
         )
-
     h, w = lab.shape[:2]
     small = cv2.resize(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
     )
     return Prepared(
-        work, lab, scale, learn(small), small.shape[1] / bgr.shape[1], background(lab, dark_dice)
+        work, lab, scale, small, small.shape[1] / bgr.shape[1], background(lab, dark_dice)
     )
 
 
@@ -238,16 +251,17 @@ def _compact(mask: np.ndarray, longest: int) -> np.ndarray:
 def foreground(prep: Prepared) -> np.ndarray:
     """255 where the frame is not its table: far from the local background in Lab, and not merely
     the table in a die's shadow (darker, same hue)."""
-    bg = prep.background
-    lab = prep.lab.astype(np.float32)
-    diff = lab - bg
-    dist = np.sqrt((diff**2).sum(axis=2))
-    chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
-    light = lab[..., 0]
-    shadow = (diff[..., 0] < 0) & (light > SHADOW_FLOOR * bg[..., 0]) & (chroma < SHADOW_CHROMA)
-    noise = float(np.median(dist[::4, ::4]))
-    fg = (dist > max(FG_DISTANCE, FG_NOISE * noise)) & ~shadow
-    return fg.astype(np.uint8) * 255
+    bg = prep.background.clip(0, 255).astype(np.uint8)
+    diff = cv2.absdiff(prep.lab, bg).astype(np.float32)
+    sq = cv2.multiply(diff, diff)
+    dist2 = cv2.transform(sq, np.ones((1, 3), np.float32))
+    chroma2 = cv2.transform(sq, np.array([[0, 1, 1]], np.float32))
+    light, table = prep.lab[..., 0], bg[..., 0]
+    floor = cv2.convertScaleAbs(table, alpha=SHADOW_FLOOR)
+    shadow = (light < table) & (light > floor) & (chroma2 < SHADOW_CHROMA**2)
+    noise = float(np.sqrt(np.median(dist2[::4, ::4])))
+    fg = (dist2 > max(FG_DISTANCE, FG_NOISE * noise) ** 2) & ~shadow
+    return fg.view(np.uint8) * np.uint8(255)
 
 
 def _sort_out(cands: list[Candidate], side: float | None) -> list[Candidate]:
