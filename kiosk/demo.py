@@ -158,8 +158,13 @@ def resolve_check(table: Table, cam: Any, game: str, stats: DemoStats, hand: Any
             return
         except ValueError:
             pass
+    line = _truth_line(table, truth)
+    try:
+        table.state.apply(table.game.parse_action(line))
+    except ValueError:
+        return  # what lies there is not a legal outcome yet (a die still in a hand): wait
     table.reroll(check.id)  # close the check without recording what it proposed
-    table.submit(_truth_line(table, truth), source="check")
+    table.submit(line, source="check")
 
 
 def _truth_line(table: Table, truth: list[dict[str, Any]]) -> dict[str, Any]:

@@ -18,17 +18,22 @@ from kiosk.controllers import Decision
 
 
 class SimHand:
+    """The players' hand for the simulated table, paced like people: vision.sim.Follower does the
+    moves the engine's state asks for; this adds the table's side — a pause after each recorded
+    action, time for a seat to press stop before going on, nothing while a check is open, a
+    cleared table for a new game, and a cocked die thrown again when the table asks."""
+
     def __init__(
         self, table: Any, cam: Any, pause_s: float = 0.8, choose_wait_s: float = 4.0
     ) -> None:
+        from vision.sim.follow import Follower
+
         self.table, self.cam = table, cam
+        self.follower = Follower(cam)
         self.pause_s, self.choose_wait_s = pause_s, choose_wait_s
-        self._seen_seq: int | None = None
-        self._game_id: Any = None
-        self._thrown_for: int | None = None
-        self._next_at = 0.0
+        self._seen: tuple[Any, int] | None = None
+        self._since = 0.0
         self._reroll = False
-        self._last_throw: Any = None
 
     def on_decision(self, decision: Decision) -> None:
         """The camera loop's decisions: a cocked die is thrown again by the hand."""
@@ -42,60 +47,21 @@ class SimHand:
     def step(self) -> None:
         """Called before each frame is read: act when the table is still and waits for dice."""
         state = self.table.state
-        if state is None or not self.cam.settled or self.cam.now < self._next_at:
+        if state is None or not self.cam.settled:
             return
-        if self._new_game():
-            return
-        if self.table.seq != self._seen_seq:
-            self._after_action(state)
+        seen = (getattr(self.table, "game_id", None), self.table.seq)
+        if seen != self._seen:
+            if self._seen is None or seen[0] != self._seen[0]:
+                self.cam.clear()  # a new game: a bare table
+            self._seen, self._since = seen, self.cam.now
+        if self.cam.now - self._since < self.pause_s or self.table.pending is not None:
             return
         if self._reroll:
             self._reroll = False
             self.cam.reroll_cocked(seat=_seat(state))
             return
-        request = state.dice()
-        if request is None or self._thrown_for == self.table.seq or self.table.pending:
-            return
-        if getattr(state, "phase", None) == "choose" and self._waiting_for_choice():
-            return
-        self._throw(state, request)
-        self._thrown_for = self.table.seq
-
-    def _new_game(self) -> bool:
-        game_id = getattr(self.table, "game_id", None)
-        if game_id == self._game_id:
-            return False
-        self._game_id = game_id
-        self._seen_seq = self.table.seq
-        self._thrown_for = None
-        self._last_throw = None
-        if self.cam.resting():
-            self.cam.clear()
-        return True
-
-    def _after_action(self, state: Any) -> None:
-        self._seen_seq = self.table.seq
-        self._next_at = self.cam.now + self.pause_s
-        if state.game.name != "strike":
-            return
-        last = state.last
-        if last is not None and last != self._last_throw:
-            self.cam.settle_turn(seat=last.seat)  # the record has the throw: tidy the arena
-        self._last_throw = last
-        if state.phase == "start" and self.cam.resting():
-            self.cam.clear()  # a new round of the points game
-
-    def _waiting_for_choice(self) -> bool:
-        return self._next_at + self.choose_wait_s > self.cam.now
-
-    def _throw(self, state: Any, request: Any) -> None:
-        seat = request.seat if request.seat is not None else _seat(state)
-        if request.act == "start":
-            self.cam.place_start(seat=seat)
-        elif request.act == "throw":
-            self.cam.throw(request.count, gather=len(self.cam.arena_dice()) >= 2, seat=seat)
-        else:
-            self.cam.roll_two(seat=seat)
+        waited = self.cam.now - self._since >= self.pause_s + self.choose_wait_s
+        self.follower.step(state, go_on=waited)
 
 
 def _seat(state: Any) -> int:

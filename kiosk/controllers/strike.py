@@ -46,6 +46,8 @@ def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = 
     request = state.dice()
     if request is None:
         return ignore("not_expected", dice)
+    if request.act == "start" and not inside:
+        return ignore("no_change", dice)  # the start die is not in yet
     if any(d.get("cocked") for d in inside):
         return reroll(dice)
     flew_out = out_baseline is not None and outside(dice) > out_baseline
