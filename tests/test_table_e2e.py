@@ -20,7 +20,8 @@ from kiosk.config import load_config
 from kiosk.demo import DemoOptions, run_demo
 from kiosk.table import Table
 
-pytestmark = pytest.mark.slow
+# A whole game renders and reads a few thousand frames: minutes on a loaded machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 
 @pytest.fixture
