@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision import confidence, draw_overlay, read  # noqa: E402
 from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
@@ -166,8 +167,34 @@ def speed(kind: str, repeats: int = 5) -> tuple[float, float]:
     return statistics.median(times), float(np.mean(found))
 
 
-def fit_confidence(kinds: list[str], n: int, seed: int, out: Path) -> None:
-    """Raw scores against truth on seed + 1, fitted per kind into `out` (JSON)."""
+SIM_GAME = {"strike": "strike", "pips": "knister", "detrak": "detrak"}
+SIM_SEEDS = (11, 12, 13, 14)  # the simulated table's benchmark (bench/bench_vision_sim.py) uses 1
+
+
+def sim_samples(kind: str, frames: int) -> list[tuple[float, bool]]:
+    """(raw score, right?) of every face read on the simulated table's still frames, over a few
+    tables (seeds) and both frame sizes the product runs at."""
+    from bench_vision_sim import still_frames
+
+    out = []
+    for seed in SIM_SEEDS:
+        for size in ((1280, 960), (640, 480)):
+            for frame, truth in still_frames(SIM_GAME[kind], frames, seed, size):
+                r = read(frame, kind)
+                for d in r.dice:
+                    if d.face is None:
+                        continue
+                    near = [
+                        t for t in truth if math.hypot(t["x"] - d.x, t["y"] - d.y) < t["size"] * 0.5
+                    ]
+                    ok = len(near) == 1 and not near[0]["cocked"] and near[0]["face"] == d.face
+                    out.append((d.confidence, ok))
+    return out
+
+
+def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: int = 0) -> None:
+    """Raw scores against truth on seed + 1 (and on the simulated table's frames), fitted per
+    kind into `out` (JSON)."""
     confidence._TABLES = {}  # read raw scores
     tables = {}
     for kind in kinds:
@@ -181,8 +208,11 @@ def fit_confidence(kinds: list[str], n: int, seed: int, out: Path) -> None:
                     continue
                 t = truth_of.get(j)
                 samples.append((d.confidence, bool(t and not t.cocked and t.face == d.face)))
+        synth = len(samples)
+        samples += sim_samples(kind, sim_frames)
         tables[kind] = confidence.fit(samples)
         right = sum(ok for _, ok in samples)
+        print(f"{kind}: {synth} faces from synthetic scenes, {len(samples) - synth} from the sim")
         best = max(v for _, v in tables[kind])
         print(
             f"{kind}: {len(samples)} faces read, {right} right; "
@@ -200,10 +230,13 @@ def main() -> int:
     p.add_argument("--failures", default=None, help="write failing scenes with overlays here")
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--fit-confidence", metavar="FILE", default=None)
+    p.add_argument("--sim-frames", type=int, default=40, help="per table and size, for the fit")
     args = p.parse_args()
     cv2.setNumThreads(1)
     if args.fit_confidence:
-        fit_confidence(args.kinds.split(","), args.n, args.seed, Path(args.fit_confidence))
+        fit_confidence(
+            args.kinds.split(","), args.n, args.seed, Path(args.fit_confidence), args.sim_frames
+        )
         return 0
     out = Path(args.failures) if args.failures else None
     if out:

@@ -10,7 +10,7 @@ them, then by splitting a blob too big for one die into as many parts as dice it
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -18,6 +18,8 @@ import numpy as np
 from vision.table import TableModel, learn
 
 WORK_SIDE = 640  # longest side of the image the dice are first looked for in
+USUAL_WORK_DIE = 22.0  # the dice's side in the working image the windows below are made for
+BIG_WORK_DIE = 32.0  # dice bigger than this get a background of windows grown to match
 MIN_WORK_DIE = 16.0  # dice smaller than this in the working image: look again at a finer scale
 MAX_DIE = 220.0  # the largest die side looked for, frame pixels (the issue says 150)
 BLUR_GROWTH = 1.5  # working pixels the smoothing adds to a blob's width (measured on drawn dice)
@@ -138,6 +140,12 @@ def find_candidates(
         finer = min(1.0, prep.scale * MIN_WORK_DIE * 1.4 / side)
         prep = prepare(bgr, finer, prep, dark_dice)
         found, _ = _look(prep, None)
+    elif side and side > BIG_WORK_DIE:
+        # dice as big as the background's windows fill them: take the median over a coarser copy
+        step = int(round(BG_STEP * side / USUAL_WORK_DIE))
+        bg = background(prep.lab, dark_dice, step)
+        prep = replace(prep, background=bg)
+        found, _ = _look(prep, die_size)
     return found, prep
 
 
@@ -167,7 +175,7 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     return _sort_out(out, side / scale if side else None), side
 
 
-def background(lab: np.ndarray, dark_dice: bool | None = None) -> np.ndarray:
+def background(lab: np.ndarray, dark_dice: bool | None = None, step: int = 0) -> np.ndarray:
     """The table under the dice: a median over a window of a few dice, on a quarter-size copy,
     taken twice: the second time with what the first found on the table painted over.
 
@@ -176,9 +184,8 @@ def background(lab: np.ndarray, dark_dice: bool | None = None) -> np.ndarray:
     darkening the wall's side of the table. Lab float32, the size of `lab`.
     """
     h, w = lab.shape[:2]
-    small = cv2.resize(
-        lab, (max(8, w // BG_STEP), max(8, h // BG_STEP)), interpolation=cv2.INTER_AREA
-    )
+    step = step or BG_STEP
+    small = cv2.resize(lab, (max(8, w // step), max(8, h // step)), interpolation=cv2.INTER_AREA)
     meds = {k: cv2.medianBlur(small, k).astype(np.float32) for k in BG_WINDOWS + DARK_WINDOWS}
     # Where they disagree, either a heap of dice fills the nearer windows (a wider one is right)
     # or a wall fills the wider ones (a nearer one is right). Dice differ from the table the way

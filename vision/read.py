@@ -35,6 +35,7 @@ ENDS_PENALTY = 0.8  # a face found at a blob's end is less sure than one where t
 FIT_RECTANGULARITY = 0.75  # only blobs this square teach the dice's size (not a tray's corner)
 GROW = (1.12, 1.25)  # an unread face is read again as if the die were this much bigger...
 GROW_PENALTY = 0.9  # ...and is then a little less sure
+SAME_COLOUR = 14.0  # Lab a, b units a cocked die's body may differ from the flat dice's
 SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
@@ -64,10 +65,34 @@ def read(
     found = []
     if side:
         found = [_die(frame, c, kind, side, k, centre, ellipse, prep) for c in candidates]
-        found = [d for d in found if d is not None]
+        found = _same_dice(frame, [d for d in found if d is not None])
     found.sort(key=lambda d: (round(d.y / max(side or 1.0, 1.0)), d.x))
     ms = (time.perf_counter() - start) * 1000.0
     return Readings(kind, tuple(found), ellipse, ms, (w, h))
+
+
+def _same_dice(frame: np.ndarray, dice: list[Die]) -> list[Die]:
+    """The dice without the 'cocked dice' whose hue is not that of the flat dice read: all dice
+    of a game look alike (one face in the shade: lightness is left out), and a tray's corner or a
+    strip of wall does not look like them."""
+    flat = [d for d in dice if d.face is not None]
+    if not flat:
+        return dice
+    ref = np.median([_colour(frame, d) for d in flat], axis=0)
+    return [
+        d
+        for d in dice
+        if not d.cocked or float(np.linalg.norm(_colour(frame, d)[1:] - ref[1:])) < SAME_COLOUR
+    ]
+
+
+def _colour(frame: np.ndarray, d: Die) -> np.ndarray:
+    """The median Lab colour around a die's centre (the body: marks are the fewer pixels)."""
+    r = max(2, int(d.size * 0.3))
+    x, y = int(d.x), int(d.y)
+    cut = frame[max(0, y - r) : y + r, max(0, x - r) : x + r]
+    lab = cv2.cvtColor(cut, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    return np.median(lab, axis=0)
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
@@ -135,6 +160,8 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
             got = _face_at(frame, kind, other, c, prep, ENDS_PENALTY)
             if got and got[0].face is not None and (best is None or got[1] > best[1]):
                 best = got
+    if best is not None and top.cocked and _two_faces(frame, c, best[0]):
+        best = None  # the marks go on past the face read: a die on its edge shows two faces
     if best is None or (top.cocked and best[1] < RETRY_BELOW):
         if not top.cocked:
             return best[0] if best else None
@@ -145,6 +172,13 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
         sure = min(1.0, 0.5 + top.misfit)
         return Die(None, c.x, c.y, side, in_arena, True, round(sure, 3), c.angle)
     return replace(best[0], in_arena=in_arena)
+
+
+def _two_faces(frame, c: Candidate, d: Die) -> bool:
+    """Whether a blob shows more marks than the face read at one of its ends."""
+    face = find_marks(upright_patch(frame, d.x, d.y, d.size, d.angle, span=FACE_SPAN))
+    whole = find_marks(upright_patch(frame, c.x, c.y, max(c.w, c.h), c.angle, span=1.05))
+    return len(whole.blobs) > len(face.blobs)
 
 
 def _face_at(frame, kind: str, top: Top, c: Candidate, prep: Prepared, penalty=1.0, recentre=True):
