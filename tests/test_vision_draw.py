@@ -132,7 +132,7 @@ def scatter(img, faces, size, die="white", marks="black", seed=0, gap=1.7, place
 
 def cocked(img, x, y, size, die="white", angle=0.0) -> dict:
     """A die on its edge seen from above: two faces, each foreshortened to 0.7 of its width, each
-    showing a pip."""
+    with its pips."""
     body = np.array(DIE_COLOURS[die], float) if isinstance(die, str) else np.array(die, float)
     half = size * math.sqrt(0.5)
     for k, shade in ((-1, 0.95), (1, 0.7)):
@@ -140,9 +140,15 @@ def cocked(img, x, y, size, die="white", angle=0.0) -> dict:
         cy = y + k * half / 2 * math.sin(math.radians(angle))
         box = cv2.boxPoints(((cx, cy), (half, size), angle)).astype(np.int32)
         cv2.fillConvexPoly(img, box, tuple(int(c) for c in body * shade), cv2.LINE_AA)
-        # each half face shows its marks, foreshortened: one pip, an ellipse
-        pip = (int(size * 0.095 * 0.7), int(size * 0.095))
-        cv2.ellipse(img, ((cx, cy), (pip[0] * 2, pip[1] * 2), angle), (26, 24, 24), -1)
+        # each half face shows its pips, squashed across: 2 on one, 3 on the other
+        t = math.radians(angle)
+        along, across = (math.cos(t), math.sin(t)), (-math.sin(t), math.cos(t))
+        for v in (-0.26, 0.26) if k < 0 else (-0.26, 0.0, 0.26):
+            u = v * 0.7 * (1 if k < 0 else -1)
+            px = cx + u * half * along[0] + v * size * across[0]
+            py = cy + u * half * along[1] + v * size * across[1]
+            axes = (int(size * 0.095 * 0.7 * 2), int(size * 0.095 * 2))
+            cv2.ellipse(img, ((px, py), axes, angle), (26, 24, 24), -1, cv2.LINE_AA)
     return {"face": None, "x": x, "y": y, "cocked": True}
 
 

@@ -389,7 +389,7 @@ def _typical_side(blobs: list[np.ndarray]) -> float | None:
     sides = []
     for c in blobs:
         (_, _), (w, h), _ = cv2.minAreaRect(c)
-        if min(w, h) >= 6 and max(w, h) / min(w, h) < 1.25 and cv2.contourArea(c) / (w * h) > 0.7:
+        if min(w, h) >= 6 and max(w, h) / min(w, h) < 1.25 and cv2.contourArea(c) / (w * h) > 0.8:
             sides.append((w + h) / 2 - BLUR_GROWTH)
     if not sides:
         return None
