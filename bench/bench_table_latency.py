@@ -135,7 +135,10 @@ def main() -> int:
         if seq_before + 1 in camera and seq_before + 1 in received:
             latencies.append((received[seq_before + 1] - still) * 1000)
     if not latencies:
-        print("no throw was recorded by the camera", file=sys.stderr)
+        print(
+            f"no throw was recorded by the camera alone ({checks} went to the players)",
+            file=sys.stderr,
+        )
         return 1
     latencies.sort()
     p95 = latencies[min(len(latencies) - 1, round(0.95 * (len(latencies) - 1)))]
