@@ -34,6 +34,7 @@ FG_DISTANCE = 16.0  # Lab units from the local background for a pixel to be some
 FG_NOISE = 4.0  # ...and this many times the frame's median distance (a grainy table's)
 SHADOW_FLOOR = 0.42  # a shadow keeps at least this share of the table's lightness...
 SHADOW_CHROMA = 12.0  # ...and its colour (Lab a, b within this)
+HOLDER = 0.2  # a ring this big (share of the image's side) holds dice rather than being one
 STANDS_OUT = 10.0  # Lab units between a blob's median colour and that of the table around it
 PART_SHARE = 0.45  # parting a blob must leave two pieces this share of a die at least
 SPLIT_AREA = 1.6  # a blob this many dice in area is cut into round(area) dice
@@ -159,7 +160,12 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     fg = _mats_are_table(fg, prep.lab, fg.size * MAT_SHARE)
     min_area = max(20.0, (die_size * scale * 0.45) ** 2 if die_size else 20.0)
-    blobs = [b for b in _filled_blobs(fg, min_area) if _stands_out(b, prep.lab)]
+    too_big = HOLDER * max(fg.shape)
+    blobs = [
+        b
+        for b in _filled_blobs(fg, min_area)
+        if min(cv2.minAreaRect(b)[1]) < too_big and _stands_out(b, prep.lab)
+    ]
     side = die_size * scale if die_size else _typical_side(blobs)
     pieces = []
     for contour in blobs:
@@ -238,9 +244,15 @@ def _stands_out(contour: np.ndarray, lab: np.ndarray) -> bool:
 
 def _dice_are_dark(lab: np.ndarray, bg: np.ndarray) -> bool:
     """Whether what stands out of the table is mostly darker than it (black Strike dice, blue
-    dice) or lighter (white, ivory dice)."""
+    dice) or lighter (white, ivory dice). Shadows, darker but of the table's hue, do not vote,
+    nor do the long things (walls, the rim, grain)."""
     diff = lab - bg
-    things = np.sqrt((diff**2).sum(axis=2)) > FG_DISTANCE
+    chroma = np.sqrt(diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    shadow = (
+        (diff[..., 0] < 0) & (lab[..., 0] > SHADOW_FLOOR * bg[..., 0]) & (chroma < SHADOW_CHROMA)
+    )
+    things = (np.sqrt((diff**2).sum(axis=2)) > FG_DISTANCE) & ~shadow
+    things = _compact(things.astype(np.uint8), max(lab.shape[:2]) // 8) > 0  # not walls, rims
     if not things.any():
         return False
     return float(np.median(diff[..., 0][things])) < 0
@@ -283,8 +295,8 @@ def _sort_out(cands: list[Candidate], side: float | None) -> list[Candidate]:
     tops = [c for c in cands if c.aspect < 1.25 and 0.7 * side < c.side < 1.35 * side]
     keep = []
     for c in cands:
-        if c.area < (0.4 * side) ** 2:
-            continue
+        if c.area < (0.4 * side) ** 2 or min(c.w, c.h) > MAX_DIE:
+            continue  # a speck; a tray, a mat, a box
         if c in tops:
             keep.append(c)
             continue
@@ -380,8 +392,27 @@ def _squareish(contour: np.ndarray) -> bool:
 
 
 def _filled_blobs(mask: np.ndarray, min_area: float) -> list[np.ndarray]:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return [c for c in contours if cv2.contourArea(c) >= min_area]
+    """The outlines of a mask's regions, holes filled; a region inside another's hole (a die in
+    a tray whose frame stands out) is a region of its own."""
+    contours, tree = cv2.findContours(mask, cv2.RETR_TREE, cv2.CHAIN_APPROX_SIMPLE)
+    if tree is None:
+        return []
+    parents = tree[0][:, 3]
+    out = []
+    for i, c in enumerate(contours):
+        depth, j = 0, i
+        while parents[j] != -1:
+            depth, j = depth + 1, parents[j]
+        if depth % 2:
+            continue  # a hole
+        if depth:
+            # an outline inside a hole: its own region only when what holds it is no die
+            (_, _), (w, h), _ = cv2.minAreaRect(contours[parents[parents[i]]])
+            if min(w, h) < HOLDER * max(mask.shape):
+                continue
+        if cv2.contourArea(c) >= min_area:
+            out.append(c)
+    return out
 
 
 def _typical_side(blobs: list[np.ndarray]) -> float | None:
