@@ -1,0 +1,212 @@
+"""Training and test crops, generated: synthetic photos (vision.synth) and the simulated table.
+
+Every crop comes with its class (an index in CLASSES) and a few tags saying where it came from and
+under which conditions, so accuracy can be reported per group. Everything is drawn from seeded
+generators: the same arguments give the same crops.
+
+Positives: each flat die whose top face is at least 85 % visible, cropped by the convention of
+crops.py with the jitter an imperfect detector brings (centre off by up to JITTER_SHIFT of the
+side, crop side off by up to JITTER_SCALE) and turned by any angle.
+Negatives ("none"): cocked dice; table crops away from every die; crops half off a die; the point
+where two dice touch. A crop with another die's centre near its own centre is never a negative.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .classes import CLASSES, NONE, check_kind, class_index
+from .crops import CROP_FACTOR, INPUT, warp_crop
+
+JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
+JITTER_SCALE = (0.87, 1.18)  # crop side error, factor
+TRAIN_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1920, 1080))
+SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
+SIM_FRAMES = ((640, 480), (960, 720), (1280, 960), (1920, 1080))
+MIN_VISIBLE = 0.85
+
+
+@dataclass
+class CropSet:
+    """Crops (N x INPUT x INPUT x 3 uint8), their class indices and tags (one dict per crop)."""
+
+    images: list[np.ndarray] = field(default_factory=list)
+    labels: list[int] = field(default_factory=list)
+    tags: list[dict] = field(default_factory=list)
+
+    def add(self, image: np.ndarray, label: int, tags: dict) -> None:
+        self.images.append(image)
+        self.labels.append(label)
+        self.tags.append(tags)
+
+    def extend(self, other: CropSet) -> None:
+        self.images += other.images
+        self.labels += other.labels
+        self.tags += other.tags
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.stack(self.images), np.asarray(self.labels, np.int64)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+
+def small(crop: np.ndarray) -> np.ndarray:
+    """A native-resolution crop brought to INPUT x INPUT the way the runtime does it."""
+    if crop.shape[0] == INPUT:
+        return crop
+    interp = cv2.INTER_AREA if crop.shape[0] > INPUT else cv2.INTER_LINEAR
+    return cv2.resize(crop, (INPUT, INPUT), interpolation=interp)
+
+
+def jittered(image, x, y, size, rng, jitter: bool = True) -> np.ndarray:
+    """A die's crop as an imperfect detector would give it, at any rotation."""
+    if jitter:
+        dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * size
+        scale = rng.uniform(*JITTER_SCALE)
+    else:
+        dx = dy = 0.0
+        scale = 1.0
+    angle = rng.uniform(0, 360)
+    return small(warp_crop(image, x + dx, y + dy, CROP_FACTOR * size * scale, angle))
+
+
+def crops_of_frame(image, dice: list[dict], rng, tags: dict, per_die: int = 1, jitter=True):
+    """Positive and negative crops of one frame; `dice` are dicts with face, x, y, size, cocked
+    and optionally visible (truth of vision.synth or vision.sim)."""
+    out = CropSet()
+    h, w = image.shape[:2]
+    pts = np.array([(d["x"], d["y"]) for d in dice], float).reshape(-1, 2)
+    sizes = np.array([d["size"] for d in dice], float)
+    if not len(dice):
+        return out
+    for d in dice:
+        if d["cocked"]:
+            out.add(
+                jittered(image, d["x"], d["y"], d["size"], rng, jitter),
+                class_index(None),
+                dict(tags, group="cocked", size=d["size"]),
+            )
+            continue
+        if d.get("visible", 1.0) < MIN_VISIBLE:
+            continue
+        for _ in range(per_die):
+            crop = jittered(image, d["x"], d["y"], d["size"], rng, jitter)
+            out.add(crop, class_index(d["face"]), dict(tags, group="face", size=d["size"]))
+    typical = float(np.median(sizes))
+
+    def clear_of_dice(x, y, size, gap):
+        return np.all(np.hypot(pts[:, 0] - x, pts[:, 1] - y) >= gap * np.maximum(sizes, size))
+
+    def negative(x, y, size, group):
+        if size * CROP_FACTOR / 2 < x < w - size * CROP_FACTOR / 2 and (
+            size * CROP_FACTOR / 2 < y < h - size * CROP_FACTOR / 2
+        ):
+            crop = small(warp_crop(image, x, y, CROP_FACTOR * size, rng.uniform(0, 360)))
+            out.add(crop, class_index(None), dict(tags, group=group, size=size))
+
+    for _ in range(2):  # the table, away from every die
+        size = typical * rng.uniform(0.75, 1.3)
+        x, y = rng.uniform(0, w), rng.uniform(0, h)
+        if clear_of_dice(x, y, size, 1.2):
+            negative(x, y, size, "table")
+    i = int(rng.integers(len(dice)))  # half a die
+    a = rng.uniform(0, 2 * np.pi)
+    r = rng.uniform(0.5, 0.8) * sizes[i]
+    x, y = pts[i, 0] + r * np.cos(a), pts[i, 1] + r * np.sin(a)
+    if clear_of_dice(x, y, sizes[i], 0.45):
+        negative(x, y, sizes[i] * rng.uniform(0.85, 1.15), "half")
+    for i in range(len(dice)):  # two dice touching
+        for j in range(i + 1, len(dice)):
+            gap = np.hypot(*(pts[i] - pts[j]))
+            size = (sizes[i] + sizes[j]) / 2
+            if gap < 1.6 * size and rng.random() < 0.5:
+                x, y = (pts[i] + pts[j]) / 2
+                if clear_of_dice(x, y, size, 0.45):
+                    negative(x, y, size, "pair")
+    return out
+
+
+def scene_tags(kind: str, c: dict, source: str) -> dict:
+    """Condition groups of a synthetic scene (what the figures are broken down by)."""
+    tilt = c["tilt"]
+    jpeg = c["jpeg"]
+    return {
+        "kind": kind,
+        "source": source,
+        "blur": "none" if c["blur"] == 0 else "<=0.7" if c["blur"] <= 0.7 else ">0.7",
+        "tilt": "<2" if tilt < 2 else "2-10" if tilt < 10 else ">=10",
+        "jpeg": "none" if jpeg is None else ">=70" if jpeg >= 70 else "<70",
+        "noise": "<=3" if c["noise"] <= 3 else ">3",
+        "die_colour": c["die_colour"],
+        "mark_colour": c["mark_colour"],
+        "background": c["background"],
+        "glare": bool(c["glare"]),
+        "frame": f"{c['frame'][0]}x{c['frame'][1]}",
+    }
+
+
+def synth_crops(
+    kind: str, n_scenes: int, seed: int, per_die: int = 1, benchmark=False, jitter=True
+):
+    """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
+    `benchmark`) the benchmark's cycle through every condition value (vision.synth)."""
+    from vision.synth.conditions import benchmark_conditions
+    from vision.synth.scene import render_scene
+
+    check_kind(kind)
+    k = ("pips", "strike", "detrak").index(kind)
+    out = CropSet()
+    plans = benchmark_conditions(kind, n_scenes, seed) if benchmark else None
+    for i in range(n_scenes):
+        rng = np.random.default_rng([seed, i, k, 5])
+        if plans is not None:
+            cond = next(plans)
+        else:
+            frame = TRAIN_FRAMES[rng.integers(len(TRAIN_FRAMES))]
+            cond = {"frame": frame, "n_dice": int(rng.integers(6, 25))}
+        scene = render_scene(kind, np.random.default_rng([seed, i, k]), **cond)
+        dice = [t.to_json() for t in scene.dice]
+        tags = scene_tags(kind, scene.conditions, "synth")
+        out.extend(crops_of_frame(scene.image, dice, rng, tags, per_die, jitter))
+    return out
+
+
+def sim_crops(
+    kind: str, n_tables: int, frames_per_table: int, seed: int, per_die: int = 1, jitter=True
+):
+    """Crops from the simulated table (vision.sim): still frames after throws, each table seeded
+    (its own look: table, light, camera height and tilt, lens)."""
+    from vision.sim import SimCamera
+
+    check_kind(kind)
+    out = CropSet()
+    for t in range(n_tables):
+        rng = np.random.default_rng([seed, t, 11])
+        size = SIM_FRAMES[rng.integers(len(SIM_FRAMES))]
+        cam = SimCamera(game=SIM_GAMES[kind], seed=seed * 1000 + t, size=size)
+        tags = {"kind": kind, "source": "sim", "frame": f"{size[0]}x{size[1]}"}
+        for f in range(frames_per_table):
+            if kind == "strike":
+                if f % 4 == 0:
+                    cam.clear()
+                cam.throw(int(rng.integers(2, 7)), gather=bool(f % 4 == 0))
+            else:
+                cam.roll_two()
+            cam.skip(cam.frames_until_settled())
+            image = cam.read()
+            dice = [d for d in cam.truth()["dice"] if not d["moving"]]
+            out.extend(crops_of_frame(image, dice, rng, tags, per_die, jitter))
+    return out
+
+
+def class_counts(labels) -> dict:
+    return {
+        str(CLASSES[i]): int(n) for i, n in zip(*np.unique(labels, return_counts=True), strict=True)
+    }
+
+
+__all__ = ["NONE", "CropSet", "crops_of_frame", "sim_crops", "synth_crops", "small"]

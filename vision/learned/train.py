@@ -1,0 +1,254 @@
+"""Train the face classifier from generated crops and export it to ONNX (needs torch: the `train`
+extra; the product itself never imports this module).
+
+    .venv/bin/python -m vision.learned.train                 # writes vision/learned/models/
+    .venv/bin/python -m vision.learned.train --scenes 60 --epochs 2 --out /tmp/m   # a quick try
+
+Same seed, same data, same weights (CPU, 2 threads, deterministic algorithms). The steps: generate
+training crops (synthetic photos + the simulated table, all three kinds), train one small CNN
+over all 14 classes, fit a temperature per kind on separately generated calibration crops (the
+softmax over the kind's faces plus "none"), export the network (logits) to ONNX and write
+faces.json (classes, input size, crop factor, temperatures, figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .classes import CLASSES, KINDS, kind_indices
+from .crops import CROP_FACTOR, INPUT, to_input
+from .data import CropSet, class_counts, sim_crops, synth_crops
+
+MODELS = Path(__file__).parent / "models"
+ONNX_NAME = "faces.onnx"
+META_NAME = "faces.json"
+OPSET = 13
+TARGET = 0.99  # a confidence >= 0.9 should be right at least this often
+
+
+def build_model():
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 16),
+        *block(16, 16),
+        nn.MaxPool2d(2),
+        *block(16, 32),
+        *block(32, 32),
+        nn.MaxPool2d(2),
+        *block(32, 64),
+        nn.MaxPool2d(2),
+        *block(64, 64),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.1),
+        nn.Linear(64, len(CLASSES)),
+    )
+
+
+def make_data(seed: int, scenes: int, sim_tables: int, per_die: int, log) -> CropSet:
+    data = CropSet()
+    for kind in KINDS:
+        t = time.time()
+        part = synth_crops(kind, scenes, seed, per_die=per_die)
+        part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die=per_die + 1))
+        log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
+        data.extend(part)
+    return data
+
+
+def kind_masks(tags) -> dict[str, np.ndarray]:
+    kinds = np.array([t["kind"] for t in tags])
+    return {k: kinds == k for k in KINDS}
+
+
+def dihedral(x, gen):
+    """The same batch turned by a multiple of 90 degrees and maybe mirrored: every face is the
+    same face mirrored (a pip 3 or 6, a Détrak slash mirror into a turned copy of themselves)."""
+    import torch
+
+    k = int(torch.randint(4, (1,), generator=gen))
+    x = torch.rot90(x, k, (2, 3))
+    if int(torch.randint(2, (1,), generator=gen)):
+        x = torch.flip(x, (3,))
+    return x
+
+
+def train(model, x, y, tags, epochs: int, seed: int, log):
+    import torch
+    import torch.nn.functional as F
+
+    gen = torch.Generator().manual_seed(seed)
+    # The loss of each crop is over its own kind's classes: a Strike die never learns "not 1".
+    masks = torch.full((len(KINDS), len(CLASSES)), float("-inf"))
+    for i, k in enumerate(KINDS):
+        masks[i, kind_indices(k)] = 0.0
+    kid = torch.tensor([KINDS.index(t["kind"]) for t in tags])
+    xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    batch = 128
+    steps = epochs * ((len(y) + batch - 1) // batch)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps)
+    for epoch in range(epochs):
+        model.train()
+        t, total, right = time.time(), 0.0, 0
+        order = torch.randperm(len(y), generator=gen)
+        for s in range(0, len(y), batch):
+            idx = order[s : s + batch]
+            xb = dihedral(xt[idx], gen)
+            logits = model(xb) + masks[kid[idx]]
+            loss = F.cross_entropy(logits, yt[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+            right += int((logits.argmax(1) == yt[idx]).sum())
+        log(
+            f"  epoch {epoch + 1}/{epochs}: loss {total / len(y):.4f}, "
+            f"train acc {right / len(y):.4f}, {time.time() - t:.0f} s"
+        )
+    model.eval()
+    return model
+
+
+def logits_of(model, x) -> np.ndarray:
+    import torch
+
+    with torch.no_grad():
+        return np.concatenate(
+            [model(torch.from_numpy(x[s : s + 512])).numpy() for s in range(0, len(x), 512)]
+        )
+
+
+def kind_softmax(logits: np.ndarray, kind: str, temperature: float) -> np.ndarray:
+    z = logits[:, kind_indices(kind)] / temperature
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray, kind: str) -> tuple[float, dict]:
+    """The temperature of least log-loss; raised, if needed, until crops given >= 0.9 are right
+    at least TARGET of the time (a confidence the reader can trust, at the price of coverage)."""
+    idx = kind_indices(kind)
+    target = np.array([idx.index(v) for v in labels])
+    grid = np.exp(np.linspace(np.log(0.3), np.log(8.0), 121))
+
+    def nll(t):
+        p = kind_softmax(logits, kind, t)
+        return float(-np.log(p[np.arange(len(target)), target] + 1e-12).mean())
+
+    best = min(grid, key=nll)
+
+    def sure(t):
+        p = kind_softmax(logits, kind, t)
+        keep = p.max(1) >= 0.9
+        right = p.argmax(1) == target
+        return keep, right
+
+    chosen = best
+    for t in grid[grid >= best]:
+        keep, right = sure(t)
+        if keep.sum() == 0 or right[keep].mean() >= TARGET:
+            chosen = t
+            break
+    keep, right = sure(chosen)
+    stats = {
+        "nll_temperature": round(float(best), 4),
+        "temperature": round(float(chosen), 4),
+        "calibration_crops": int(len(target)),
+        "accuracy": round(float(right.mean()), 4),
+        "share_at_0.9": round(float(keep.mean()), 4),
+        "accuracy_at_0.9": round(float(right[keep].mean()), 4) if keep.any() else None,
+    }
+    return float(chosen), stats
+
+
+def export(model, path: Path) -> None:
+    import torch
+
+    dummy = torch.zeros(1, 3, INPUT, INPUT)
+    torch.onnx.export(
+        model,
+        dummy,
+        str(path),
+        opset_version=OPSET,
+        dynamo=False,
+        input_names=["crops"],
+        output_names=["logits"],
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+    )
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--scenes", type=int, default=240, help="synthetic scenes per kind")
+    p.add_argument("--sim-tables", type=int, default=10, help="simulated tables per kind")
+    p.add_argument("--per-die", type=int, default=2, help="jittered crops per die")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
+    p.add_argument("--out", type=Path, default=MODELS)
+    a = p.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(2)
+    torch.manual_seed(a.seed)
+    torch.use_deterministic_algorithms(True)
+    start = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
+
+    log("training crops")
+    data = make_data(a.seed, a.scenes, a.sim_tables, a.per_die, log)
+    images, labels = data.arrays()
+    x = to_input(list(images))
+    log(f"{len(labels)} training crops {class_counts(labels)}")
+    model = train(build_model(), x, labels, data.tags, a.epochs, a.seed, log)
+
+    log("calibration crops")
+    calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log)
+    c_images, c_labels = calib.arrays()
+    c_logits = logits_of(model, to_input(list(c_images)))
+    temps, stats = {}, {}
+    for kind, mask in kind_masks(calib.tags).items():
+        temps[kind], stats[kind] = fit_temperature(c_logits[mask], c_labels[mask], kind)
+        log(f"  {kind}: {stats[kind]}")
+
+    a.out.mkdir(parents=True, exist_ok=True)
+    export(model, a.out / ONNX_NAME)
+    meta = {
+        "classes": [c if isinstance(c, str) else int(c) for c in CLASSES],
+        "input": INPUT,
+        "crop_factor": CROP_FACTOR,
+        "temperatures": temps,
+        "calibration": stats,
+        "training": {
+            "seed": a.seed,
+            "scenes_per_kind": a.scenes,
+            "sim_tables_per_kind": a.sim_tables,
+            "crops": int(len(labels)),
+            "epochs": a.epochs,
+            "seconds": round(time.time() - start),
+            "torch": torch.__version__,
+            "opset": OPSET,
+        },
+    }
+    (a.out / META_NAME).write_text(json.dumps(meta, indent=1) + "\n")
+    log(f"wrote {a.out / ONNX_NAME} ({(a.out / ONNX_NAME).stat().st_size} bytes) and {META_NAME}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
