@@ -77,6 +77,7 @@ class Prepared:
     small: np.ndarray  # Lab, the working image shrunk MODEL_STEP times (the table's colours)
     model_scale: float  # small's pixels per frame pixel
     background: np.ndarray | None = None  # the table under everything, Lab float32 (working px)
+    dark: bool = False  # whether the dice are darker than the table
     _model: list = field(default_factory=list, compare=False, repr=False)
 
     @property
@@ -113,7 +114,7 @@ def prepare(
             scale,
             reuse.small,
             reuse.model_scale,
-            background(lab, dark_dice),
+            *background(lab, dark_dice),
             reuse._model,
         )
     h, w = lab.shape[:2]
@@ -121,7 +122,7 @@ def prepare(
         lab, (max(8, w // MODEL_STEP), max(8, h // MODEL_STEP)), interpolation=cv2.INTER_AREA
     )
     return Prepared(
-        work, lab, scale, small, small.shape[1] / bgr.shape[1], background(lab, dark_dice)
+        work, lab, scale, small, small.shape[1] / bgr.shape[1], *background(lab, dark_dice)
     )
 
 
@@ -144,8 +145,8 @@ def find_candidates(
     elif side and side > BIG_WORK_DIE:
         # dice as big as the background's windows fill them: take the median over a coarser copy
         step = int(round(BG_STEP * side / USUAL_WORK_DIE))
-        bg = background(prep.lab, dark_dice, step)
-        prep = replace(prep, background=bg)
+        bg, dark = background(prep.lab, dark_dice, step)
+        prep = replace(prep, background=bg, dark=dark)
         found, _ = _look(prep, die_size)
     return found, prep
 
@@ -181,7 +182,9 @@ def _look(prep: Prepared, die_size: float | None) -> tuple[list[Candidate], floa
     return _sort_out(out, side / scale if side else None), side
 
 
-def background(lab: np.ndarray, dark_dice: bool | None = None, step: int = 0) -> np.ndarray:
+def background(
+    lab: np.ndarray, dark_dice: bool | None = None, step: int = 0
+) -> tuple[np.ndarray, bool]:
     """The table under the dice: a median over a window of a few dice, on a quarter-size copy,
     taken twice: the second time with what the first found on the table painted over.
 
@@ -211,7 +214,7 @@ def background(lab: np.ndarray, dark_dice: bool | None = None, step: int = 0) ->
         # with their edges where they are
         disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (CLOSING, CLOSING))
         bg[..., 0] = cv2.morphologyEx(small[..., 0], cv2.MORPH_CLOSE, disc)
-    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR), bool(dark_dice)
 
 
 def on_table(prep: Prepared, lab: tuple[float, float, float], x: float, y: float) -> bool:
@@ -277,7 +280,9 @@ def foreground(prep: Prepared) -> np.ndarray:
     chroma2 = cv2.transform(sq, np.array([[0, 1, 1]], np.float32))
     light, table = prep.lab[..., 0], bg[..., 0]
     floor = cv2.convertScaleAbs(table, alpha=SHADOW_FLOOR)
-    shadow = (light < table) & (light > floor) & (chroma2 < SHADOW_CHROMA**2)
+    shadow = (light < table) & (chroma2 < SHADOW_CHROMA**2)
+    if prep.dark:  # a black die is darker than any shadow; under light dice all that is darker
+        shadow &= light > floor  # and of the table's hue is shadow (or a die's own side)
     noise = float(np.sqrt(np.median(dist2[::4, ::4])))
     fg = (dist2 > max(FG_DISTANCE, FG_NOISE * noise) ** 2) & ~shadow
     return fg.view(np.uint8) * np.uint8(255)

@@ -36,6 +36,7 @@ FIT_RECTANGULARITY = 0.75  # only blobs this square teach the dice's size (not a
 GROW = (1.12, 1.25)  # an unread face is read again as if the die were this much bigger...
 GROW_PENALTY = 0.9  # ...and is then a little less sure
 SAME_COLOUR = 14.0  # Lab a, b units a cocked die's body may differ from the flat dice's
+DARK_KINDS = {"strike": True}  # Strike dice are black; other kinds are told by the frame
 SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
@@ -52,7 +53,7 @@ def read(
     h, w = frame.shape[:2]
     cal = calibration.for_frame(w, h) if calibration else None
     die_size = cal.die_size if cal else None
-    candidates, prep = find_candidates(frame, die_size)
+    candidates, prep = find_candidates(frame, die_size, dark_dice=DARK_KINDS.get(kind))
     ellipse = _arena(frame, arena, cal, prep, kind)
     centre = (w / 2.0, h / 2.0)
     squares = [c for c in candidates if c.rectangularity > FIT_RECTANGULARITY and c.side >= 10]
