@@ -34,6 +34,11 @@ class SimHand:
         self._seen: tuple[Any, int] | None = None
         self._since = 0.0
         self._reroll = False
+        self._go_on = False
+
+    def go_on(self) -> None:
+        """A seat pressed "go on" on its phone or the kiosk: throw without waiting."""
+        self._go_on = True
 
     def on_decision(self, decision: Decision) -> None:
         """The camera loop's decisions: a cocked die is thrown again by the hand."""
@@ -61,7 +66,8 @@ class SimHand:
             self.cam.reroll_cocked(seat=_seat(state))
             return
         waited = self.cam.now - self._since >= self.pause_s + self.choose_wait_s
-        self.follower.step(state, go_on=waited)
+        if self.follower.step(state, go_on=waited or self._go_on):
+            self._go_on = False
 
 
 def _seat(state: Any) -> int:
@@ -84,6 +90,12 @@ class SimTableSource:
         self.cam: Any = None
         self.hand: SimHand | None = None
         self._for: Any = None
+        table.add_listener(self._on_event)
+
+    def _on_event(self, event: Any) -> None:
+        notices = event.moment.notices if event.kind == "notice" else []
+        if notices and str(notices[-1].get("text", "")).startswith("go_on:") and self.hand:
+            self.hand.go_on()
 
     def _current(self) -> Any:
         state = self.table.state

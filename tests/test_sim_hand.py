@@ -1,0 +1,64 @@
+"""The simulated hand of `arbitre run --camera sim`: it throws what the table's game waits for."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.config import load_config
+from kiosk.sim_hand import SimTableSource
+from kiosk.table import Table
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table(load_config(None, data_dir=str(tmp_path)))
+    yield t
+    t.log.close()
+
+
+def _run(source: SimTableSource, seconds: float) -> None:
+    end = source.now() + seconds
+    while source.now() < end:
+        source.read()
+
+
+def _faces(source: SimTableSource) -> list:
+    return sorted(str(d.plan.face) for d in source.cam.arena_dice())
+
+
+def test_strike_hand_places_throws_and_waits_for_stop_or_go_on(table):
+    table.new_game({"game": "strike", "players": ["Ana", "Ben"]})
+    source = SimTableSource(table, size=(320, 240), seed=4)
+    _run(source, 4)
+    assert len(source.cam.arena_dice()) == 1, "the start die is placed"
+    start = source.cam.arena_dice()[0].plan.face
+    table.submit({"act": "start", "arena": [start]})
+    _run(source, 5)
+    thrown = source.cam.arena_faces()
+    assert len(source.cam.resting()) == 2, "seat 0 threw its mandatory die"
+    assert table.seq == 1, "the hand never writes to the record itself"
+    assert len(set(map(str, thrown))) == len(thrown) and "X" not in thrown  # seed 4: no pair
+    table.submit({"act": "throw", "seat": 0, "arena": thrown})
+    assert table.state.view()["phase"] == "choose"
+    _run(source, 2.5)
+    assert len(source.cam.resting()) == 2, "while the seat may stop, the hand waits"
+    table.notice("go_on:0")  # what POST /api/seats/0/go-on says
+    _run(source, 3)
+    assert len(source.cam.resting()) == 3, "go on: the hand throws again"
+
+
+def test_a_new_game_of_knister_gets_its_own_table_and_two_dice(table):
+    table.new_game({"game": "strike", "players": ["Ana", "Ben"]})
+    source = SimTableSource(table, size=(320, 240), seed=4)
+    _run(source, 1)
+    table.new_game({"game": "knister", "players": ["Ana", "Ben"]})
+    _run(source, 5)
+    assert source.cam.game == "knister"
+    assert len(source.cam.resting()) == 2
+    assert source.cam.settled
+
+
+def test_games_without_dice_show_no_camera(table):
+    table.new_game({"game": "joust", "players": ["Ana", "Ben"]})
+    source = SimTableSource(table)
+    assert source.read() is None
