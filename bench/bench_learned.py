@@ -117,7 +117,7 @@ def main(argv=None) -> int:
         table["timing"] = [timing(list(images), kind, b, 30) for b in (1, 8, 32)]
         report["kinds"][kind] = table
         print(f"\n{kind}: {len(data)} held-out crops ({time.time() - t:.0f} s)")
-        for g, row in table.items():
+        for g, row in sorted(table.items(), key=lambda kv: (kv[0] != "all", kv[0])):
             if isinstance(row, dict):
                 print(
                     f"  {g:24s} n={row['n']:5d}  acc {row['accuracy']:.4f}  "
