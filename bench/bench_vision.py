@@ -187,6 +187,8 @@ def sim_samples(kind: str, frames: int) -> list[tuple[float, bool]]:
                     near = [
                         t for t in truth if math.hypot(t["x"] - d.x, t["y"] - d.y) < t["size"] * 0.5
                     ]
+                    if not near and not d.in_arena:
+                        continue  # a die set aside by the box: the sim's truth leaves those out
                     ok = len(near) == 1 and not near[0]["cocked"] and near[0]["face"] == d.face
                     out.append((d.confidence, ok))
     return out

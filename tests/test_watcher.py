@@ -102,3 +102,20 @@ def test_bad_settings_are_refused():
         Watcher("pips", votes=0)
     with pytest.raises(ValueError, match="dice kind"):
         Watcher("dominoes")
+
+
+def test_only_the_last_votes_readings_of_the_still_window_are_voted_over():
+    still, rolling = _frames()
+    faces = iter([1, 6, 6, 2, 2, 2])
+
+    def reader(frame, **kw):
+        return Readings("pips", (_die(next(faces)),))
+
+    w = Watcher("pips", arena="none", settle_s=0.3, votes=2, reader=reader)
+    events = [w.feed(f, i / 10) for i, f in enumerate([rolling[0], rolling[1]] + [still] * 6)]
+    settled = [e for e in events if e]
+    # the still scene starts at 0.2 (that frame still differs from the rolling one); reads 1, 6, 6
+    # at 0.3, 0.4, 0.5 and settles at 0.5, the window's end, on the last two, which agree
+    assert [(e.kind, round(e.t, 1)) for e in settled] == [("settled", 0.5)]
+    assert [d.face for d in settled[0].readings.dice] == [6]
+    assert settled[0].readings.dice[0].confidence == pytest.approx(0.95)
