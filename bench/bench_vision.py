@@ -201,7 +201,7 @@ def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: i
     tables = {}
     for kind in kinds:
         samples = []
-        for scene in benchmark_set(kind, n, seed + 1):
+        for scene in benchmark_set(kind, n, seed + 1) if n else ():
             r = read(scene.image, kind)
             pairs = match(r.dice, scene.dice)
             truth_of = {j: scene.dice[i] for i, j in pairs.items()}

@@ -37,6 +37,8 @@ GROW = (1.12, 1.25)  # an unread face is read again as if the die were this much
 GROW_PENALTY = 0.9  # ...and is then a little less sure
 SAME_COLOUR = 14.0  # Lab a, b units a cocked die's body may differ from the flat dice's
 DARK_KINDS = {"strike": True}  # Strike dice are black; other kinds are told by the frame
+SIZE_DOUBT = 0.15  # a face whose top differs from the dice's side by more than this share...
+SIZE_PENALTY = 0.5  # ...has its raw score scaled by this
 SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
@@ -172,7 +174,11 @@ def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) ->
             return None  # a die on its edge shows marks: this is the table (a wall's corner)
         sure = min(1.0, 0.5 + top.misfit)
         return Die(None, c.x, c.y, side, in_arena, True, round(sure, 3), c.angle)
-    return replace(best[0], in_arena=in_arena)
+    die = best[0]
+    off = abs(die.size - side) / side  # a face read on a top much bigger or smaller than the
+    if off > SIZE_DOUBT:  # frame's dice is likely read on something else (a shadow, two dice)
+        die = replace(die, confidence=calibrated(kind, best[1] * SIZE_PENALTY))
+    return replace(die, in_arena=in_arena)
 
 
 def _two_faces(frame, c: Candidate, d: Die) -> bool:
