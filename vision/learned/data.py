@@ -74,7 +74,9 @@ def jittered(image, x, y, size, rng, jitter: bool = True) -> np.ndarray:
     return small(warp_crop(image, x + dx, y + dy, CROP_FACTOR * size * scale, angle))
 
 
-def crops_of_frame(image, dice: list[dict], rng, tags: dict, per_die: int = 1, jitter=True):
+def crops_of_frame(
+    image, dice: list[dict], rng, tags: dict, per_die: int = 1, jitter=True, cocked_per_die=1
+):
     """Positive and negative crops of one frame; `dice` are dicts with face, x, y, size, cocked
     and optionally visible (truth of vision.synth or vision.sim)."""
     out = CropSet()
@@ -85,11 +87,12 @@ def crops_of_frame(image, dice: list[dict], rng, tags: dict, per_die: int = 1, j
         return out
     for d in dice:
         if d["cocked"]:
-            out.add(
-                jittered(image, d["x"], d["y"], d["size"], rng, jitter),
-                class_index(None),
-                dict(tags, group="cocked", size=d["size"]),
-            )
+            for _ in range(cocked_per_die):
+                out.add(
+                    jittered(image, d["x"], d["y"], d["size"], rng, jitter),
+                    class_index(None),
+                    dict(tags, group="cocked", size=d["size"]),
+                )
             continue
         if d.get("visible", 1.0) < MIN_VISIBLE:
             continue
@@ -150,7 +153,13 @@ def scene_tags(kind: str, c: dict, source: str) -> dict:
 
 
 def synth_crops(
-    kind: str, n_scenes: int, seed: int, per_die: int = 1, benchmark=False, jitter=True
+    kind: str,
+    n_scenes: int,
+    seed: int,
+    per_die: int = 1,
+    benchmark=False,
+    jitter=True,
+    cocked_per_die=1,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
     `benchmark`) the benchmark's cycle through every condition value (vision.synth)."""
@@ -171,12 +180,18 @@ def synth_crops(
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **cond)
         dice = [t.to_json() for t in scene.dice]
         tags = scene_tags(kind, scene.conditions, "synth")
-        out.extend(crops_of_frame(scene.image, dice, rng, tags, per_die, jitter))
+        out.extend(crops_of_frame(scene.image, dice, rng, tags, per_die, jitter, cocked_per_die))
     return out
 
 
 def sim_crops(
-    kind: str, n_tables: int, frames_per_table: int, seed: int, per_die: int = 1, jitter=True
+    kind: str,
+    n_tables: int,
+    frames_per_table: int,
+    seed: int,
+    per_die: int = 1,
+    jitter=True,
+    cocked_per_die=1,
 ):
     """Crops from the simulated table (vision.sim): still frames after throws, each table seeded
     (its own look: table, light, camera height and tilt, lens)."""
@@ -199,7 +214,7 @@ def sim_crops(
             cam.skip(cam.frames_until_settled())
             image = cam.read()
             dice = [d for d in cam.truth()["dice"] if not d["moving"]]
-            out.extend(crops_of_frame(image, dice, rng, tags, per_die, jitter))
+            out.extend(crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die))
     return out
 
 
