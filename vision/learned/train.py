@@ -61,7 +61,7 @@ def make_data(
     for kind in KINDS:
         t = time.time()
         # Cocked dice are few and hard (their top face shows, foreshortened); more crops of them
-        # (--cocked-crops 6) helped them but cost flat dice: see docs/vision-learned.md.
+        # (6 per die) helped them but cost flat dice: see docs/vision-learned.md.
         part = synth_crops(kind, scenes, seed, per_die=per_die, cocked_per_die=cocked)
         part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, cocked_per_die=cocked))
         log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
