@@ -15,6 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from vision import second_opinion
 from vision.arena import find_arena
 from vision.calibration import Calibration
 from vision.confidence import calibrated
@@ -69,6 +70,8 @@ def read(
     if side:
         found = [_die(frame, c, kind, side, k, centre, ellipse, prep) for c in candidates]
         found = _same_dice(frame, [d for d in found if d is not None])
+        if second_opinion.enabled(kind):
+            found = second_opinion.combine(frame, found, kind)
     found.sort(key=lambda d: (round(d.y / max(side or 1.0, 1.0)), d.x))
     ms = (time.perf_counter() - start) * 1000.0
     return Readings(kind, tuple(found), ellipse, ms, (w, h))
