@@ -24,8 +24,8 @@ def test_disagreeing_readings_keep_the_surer_face_with_the_lesser_confidence():
     assert d.face == 3 and d.confidence == pytest.approx(0.7)
 
 
-def test_an_unread_face_takes_the_network_reading_and_no_die_lowers_a_read_one():
-    assert weigh(_die(None, 0.0), 4, 0.93).face == 4
+def test_an_unread_face_stays_unread_and_no_die_lowers_a_read_one():
+    assert weigh(_die(None, 0.0), 4, 0.93).face is None
     d = weigh(_die(2, 0.95), None, 0.9)
     assert d.face == 2 and d.confidence == pytest.approx(0.1)
 

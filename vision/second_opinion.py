@@ -2,8 +2,8 @@
 there: the classical reader finds the dice; the network looks at each top face again.
 
 Agreeing, the two keep the surer confidence; disagreeing, the surer face is kept with the lesser
-confidence (so the table asks the players); a face the classical reader could not read takes the
-network's reading. Cocked dice stay cocked. Switched off with ARBITRE_LEARNED=0, and absent
+confidence (so the table asks the players). A blob the classical reader could not read stays
+unread: on busy tables the network names faces on prints and grain. Cocked dice stay cocked. Switched off with ARBITRE_LEARNED=0, and absent
 whenever vision/learned/models/faces.onnx is (the classical reading is then returned as is).
 """
 
@@ -48,7 +48,7 @@ def weigh(d: Die, face, p: float) -> Die:
             return d
         return replace(d, confidence=min(d.confidence, 1.0 - p))
     if d.face is None:
-        return replace(d, face=face, confidence=p)
+        return d  # the network names a face on any blob (a print, grain): it only checks faces
     if face == d.face:
         return replace(d, confidence=max(d.confidence, p))
     surer = face if p > d.confidence else d.face
