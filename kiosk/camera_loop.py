@@ -68,6 +68,7 @@ class CameraLoop:
             None  # dice outside the arena, still, since the record moved
         )
         self._baseline_seq: int | None = None
+        self._moving_seq: int | None = None  # the record's seq when the dice last started moving
         self._last_preview = -1e9
         self._stop = threading.Event()
         self._lost = 0
@@ -93,8 +94,15 @@ class CameraLoop:
             return None
         if event.kind == "moving":
             self._armed = True
+            self._moving_seq = self.table.seq
             return None
         self.stats.settled += 1
+        if self._moving_seq is not None and self._moving_seq != self.table.seq:
+            # The record moved while these dice came to rest (the players confirmed a check, or
+            # wrote): this picture may show what the record has already dealt with.
+            self._moving_seq = self.table.seq
+            self.stats.decisions["stale"] = self.stats.decisions.get("stale", 0) + 1
+            return None
         dice = event.readings.to_json()["dice"]
         self._preview(frame, watcher, dice)
         return self._decide(frame, dice)
