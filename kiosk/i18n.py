@@ -84,6 +84,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "wrong_dice_count": {"fr": "Pas le bon nombre de dés", "en": "Not the right number of dice"},
     "camera_lost": {"fr": "Caméra perdue : reconnexion…", "en": "Camera lost: reconnecting…"},
     "camera_back": {"fr": "Caméra retrouvée", "en": "Camera back"},
+    "vanished": {
+        "fr": "Un dé a disparu sans être vu hors de l'arène : vérifiez",
+        "en": "A die vanished without being seen outside the arena: please check",
+    },
     "many_left": {
         "fr": "Plusieurs dés auraient quitté l'arène : vérifiez",
         "en": "Several dice would have left the arena: please check",

@@ -119,3 +119,11 @@ def test_strike_dice_vanishing_from_the_arena_goes_to_check():
     assert two_left.kind == "check" and "many_left" in two_left.reasons
     empty = decide(state, [])
     assert empty.kind == "check"
+
+
+def test_strike_die_missing_from_the_arena_must_be_seen_outside():
+    state = _state(*STRIKE_MID)  # arena 3, 5; one die thrown
+    seen_out = decide(state, [_die(3), _die(6), _die(2, in_arena=False)], out_baseline=0)
+    assert seen_out.kind == "submit"  # it left, and lies beside the box
+    unseen = decide(state, [_die(3), _die(6)], out_baseline=0)
+    assert unseen.kind == "check" and unseen.reasons == ("vanished",)

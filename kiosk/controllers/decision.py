@@ -23,6 +23,10 @@ REASONS = {
         "plusieurs dés auraient quitté l'arène",
         "several dice would have left the arena",
     ),
+    "vanished": (
+        "un dé a disparu sans être vu dehors",
+        "a die vanished without being seen outside",
+    ),
     "wrong_dice_count": ("il faut exactement deux dés", "exactly two dice are needed"),
     "cocked": ("un dé est cassé : relancez-le", "a die is cocked: throw it again"),
     "unreadable": ("un dé est illisible", "a die cannot be read"),

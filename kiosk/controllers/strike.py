@@ -35,6 +35,12 @@ def _many_left(left: int, thrown: int) -> bool:
     return left >= 2 and left > thrown // 2
 
 
+def _vanished(left: int, dice: list[dict[str, Any]], out_baseline: int | None) -> bool:
+    """A die that left the arena lands beside it, where the camera sees it too; a die missing
+    from the arena and not seen outside is more likely one the camera failed to see."""
+    return left > 0 and out_baseline is not None and outside(dice) - out_baseline < left
+
+
 def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = None) -> Decision:
     """The decision for one settled reading (contract-2 dice dicts) in this Strike state.
 
@@ -64,6 +70,8 @@ def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = 
         reasons.append("bad_count")
     elif request.act == "throw" and _many_left(room - len(inside), request.count):
         reasons.append("many_left")
+    elif request.act == "throw" and _vanished(room - len(inside), dice, out_baseline):
+        reasons.append("vanished")
     if reasons:
         return check(line, reasons, dice)
     try:

@@ -115,6 +115,9 @@ def closest_progress(move: Move, point: tuple[float, float]) -> float:
     return move.t0 + u * (move.t1 - move.t0)
 
 
+HAND_DRIFT_MM = 3.0
+
+
 @dataclass(frozen=True)
 class HandPath:
     """The player's hand: keyframes (t, x, y, h) in mm, the arm reaching from `shoulder`."""
@@ -137,5 +140,14 @@ class HandPath:
             if ta <= t <= tb:
                 w = 0.0 if tb <= ta else (t - ta) / (tb - ta)
                 w = w * w * (3 - 2 * w)  # smoothstep: the hand eases in and out of each stop
-                return tuple(p + (q - p) * w for p, q in zip(a, b, strict=True))  # type: ignore
-        return tuple(self.keys[-1][1:])  # type: ignore[return-value]
+                x, y, h = (p + (q - p) * w for p, q in zip(a, b, strict=True))
+                return _drift(t, x, y, h)
+        return _drift(t, *self.keys[-1][1:])
+
+
+def _drift(t: float, x: float, y: float, h: float) -> tuple[float, float, float]:
+    """A hovering hand is never still: a few millimetres of slow drift and tremor (deterministic in
+    t), which is what tells a watching camera that the hand has not left."""
+    dx = HAND_DRIFT_MM * (math.sin(2 * math.pi * 2.3 * t) + 0.5 * math.sin(2 * math.pi * 7.1 * t))
+    dy = HAND_DRIFT_MM * (math.cos(2 * math.pi * 1.7 * t) + 0.5 * math.sin(2 * math.pi * 5.3 * t))
+    return x + dx, y + dy, h
