@@ -50,7 +50,7 @@ class CameraLoop:
         reader: Callable[..., Any] | None = None,
         frame_time: Callable[[], float] = time.monotonic,
         on_decision: Callable[[Decision], None] | None = None,
-        settle_s: float = 0.4,
+        settle_s: float = 0.18,
         votes: int = 3,
     ) -> None:
         self.table = table
