@@ -4,8 +4,9 @@ The whole table runs as `arbitre run --camera sim` does — the simulated table 
 at 30 fps, the watcher, the reader, the Strike controller, the table, the kiosk served by uvicorn
 — and one SSE client listens. For every throw the camera records, the clock starts at the first
 frame in which the simulator's truth has every die still, and stops when the client receives an
-event whose seq includes the throw. Throws that went to the players («À vérifier») are confirmed at
-once and left out of the figures (their delay is the players'), and counted.
+event whose seq includes the throw. Throws that went to the players («À vérifier») are corrected from
+the simulator's truth, as the demo's players do, left out of the figures (their delay is the
+players'), and counted.
 
     .venv/bin/python bench/bench_table_latency.py [--throws 30] [--seed 1] [--size 1280x960]
 """
@@ -27,6 +28,7 @@ import uvicorn
 from kiosk.app import create_app
 from kiosk.camera_loop import CameraLoop
 from kiosk.config import load_config
+from kiosk.demo import DemoStats, resolve_check
 from kiosk.sim_hand import SimTableSource
 from kiosk.table import Table
 
@@ -120,9 +122,10 @@ def main() -> int:
         checks = 0
         started = time.monotonic()
         while time.monotonic() - started < args.timeout and not table.state.is_over():
-            if table.pending is not None:  # the players confirm the table's proposal at once
-                checks += 1
-                table.confirm(table.pending.id)
+            if table.pending is not None and source.cam is not None:
+                pending = table.pending.id  # the players correct it from what lies there
+                resolve_check(table, source.cam, "strike", DemoStats(), source.hand)
+                checks += table.pending is None or table.pending.id != pending
             if len(camera) >= args.throws:
                 break
             time.sleep(0.02)

@@ -87,20 +87,19 @@ def _settled_frame(game: str, seed: int):
     return frame, cam.truth()
 
 
-# vision.read is still being tuned (its accuracy on these frames swung between 58% and 100% in
-# the last hour, see `bench/bench_sim.py --read 12`): these run but may fail until it settles.
-# Remove the mark (or make it strict) once the reader reads the simulated table reliably.
-@pytest.mark.xfail(
-    strict=False, reason="vision.read does not yet read every settled simulated frame right"
-)
+# The first three frames are read right every time; the last two stay known failures while issue 5
+# is open (a Détrak die missed on seed 6; Strike dice missed now and then).
+READER_OPEN = pytest.mark.xfail(strict=False, reason="issue 5: the reader still misses some dice")
+
+
 @pytest.mark.parametrize(
     "game, kind, seed",
     [
         ("knister", "pips", 3),
         ("detrak", "detrak", 3),
         ("knister", "pips", 5),
-        ("detrak", "detrak", 6),
-        ("strike", "strike", 3),
+        pytest.param("detrak", "detrak", 6, marks=READER_OPEN),
+        pytest.param("strike", "strike", 3, marks=READER_OPEN),
     ],
 )
 def test_vision_reads_settled_frames(game, kind, seed):
