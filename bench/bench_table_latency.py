@@ -54,7 +54,9 @@ class StillClock:
         if truth is not None:
             moving = any(d["moving"] for d in truth["dice"]) or truth.get("hand", False)
             if self.moving and not moving:
-                self.still_at.setdefault(self.table.seq, time.monotonic())
+                self.still_at[self.table.seq] = (
+                    time.monotonic()
+                )  # the last rest before the record moves
             self.moving = moving
         return frame
 
