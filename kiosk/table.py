@@ -23,7 +23,8 @@ Interface for the rest of Arbitre (camera controllers, LEDs, `arbitre run`), all
 ("<boot>.<n>"); every event is a full snapshot rendered per viewer (public, table, seat n, full),
 so a client that reconnects with Last-Event-ID gets what it missed, or a fresh snapshot.
 Async clients subscribe with their event loop; the table hands them events with
-loop.call_soon_threadsafe, so any thread may change the table.
+loop.call_soon_threadsafe, so any thread may change the table. What each viewer may see of an
+event is kiosk/moments.py's business.
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.core import Action, BadRecord, Game, IllegalAction, State
@@ -44,19 +44,24 @@ from engine.record import replay
 from engine.registry import new_game
 from kiosk.config import Config
 from kiosk.eventlog import EventLog, Row
+from kiosk.moments import (
+    FACES,
+    PUBLIC,
+    Check,
+    Event,
+    Frame,
+    Moment,
+    counts,
+    guess_kind,
+    line_from_dice,
+    render,
+    view_for,
+)
 
 log = logging.getLogger(__name__)
 
 HISTORY_SHOWN = 40
 EVENTS_KEPT = 512
-# Record fields nobody but the acting seat (and the PIN holder) may read.
-SECRET_FIELDS = {"stack": ("cards",), "setup": ("squares",)}
-FACES = {
-    "pips": [1, 2, 3, 4, 5, 6],
-    "strike": ["X", 2, 3, 4, 5, 6],
-    "detrak": ["hash", "slash", "bars", "triangle", "circle", "cross"],
-}
-PUBLIC, TABLE, FULL = "public", "table", "full"
 
 
 class StaleSeq(Exception):
@@ -72,71 +77,6 @@ class NoGame(Exception):
 
     def __init__(self) -> None:
         super().__init__("no game in progress: start one from /setup (POST /api/games)")
-
-
-@dataclass
-class Check:
-    """A reading the table is unsure of, waiting for the players («À vérifier»)."""
-
-    id: int
-    line: dict[str, Any]
-    reasons: list[str]
-    dice: list[dict[str, Any]]
-    frame: bytes | None
-    kind: str | None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "line": self.line,
-            "reasons": self.reasons,
-            "dice": self.dice,
-            "frame": self.frame is not None,
-            "kind": self.kind,
-            "faces": FACES.get(self.kind or "", FACES["pips"]),
-        }
-
-
-@dataclass(frozen=True)
-class Frame:
-    n: int
-    jpeg: bytes
-    dice: list[dict[str, Any]]
-    at: float
-
-
-@dataclass
-class Moment:
-    """What the table looked like at one event: immutable references, rendered per viewer later."""
-
-    game: Game | None
-    game_id: int | None
-    state: State | None
-    seq: int
-    history: list[dict[str, Any]]
-    history_total: int
-    last_undoable: bool
-    check: dict[str, Any] | None
-    frame: dict[str, Any] | None
-    camera: str
-    notices: list[dict[str, Any]]
-
-
-@dataclass
-class Event:
-    id: str
-    n: int
-    kind: str
-    moment: Moment
-    _cache: dict[Any, str] = field(default_factory=dict)
-
-    def json(self, viewer: Any, table: Table) -> str:
-        """The event as this viewer may see it, serialised once per viewer kind."""
-        text = self._cache.get(viewer)
-        if text is None:
-            text = json.dumps(table.render(self, viewer), ensure_ascii=False)
-            self._cache[viewer] = text
-        return text
 
 
 class Table:
@@ -284,7 +224,7 @@ class Table:
                 reasons=list(reasons),
                 dice=[dict(d) for d in (dice or [])],
                 frame=frame_jpeg,
-                kind=request.kind if request else _guess_kind(dice or []),
+                kind=request.kind if request else guess_kind(dice or []),
             )
             check, event = self.pending, self._emit("check")
         self._tell(event)
@@ -300,7 +240,7 @@ class Table:
             if face not in faces:
                 raise IllegalAction(f"face must be one of {faces}, not {face!r}")
             check.dice[index].update(face=face, cocked=False, confidence=1.0, fixed=True)
-            check.line = _line_from_dice(check.line, check.dice)
+            check.line = line_from_dice(check.line, check.dice)
             event = self._emit("check")
         self._tell(event)
         return check
@@ -309,7 +249,7 @@ class Table:
         """Record the checked reading; the check stays open if the rules refuse it."""
         with self._lock:
             check = self._open_check(check_id)
-            unread = [i for i, d in enumerate(check.dice) if _counts(d) and d.get("face") is None]
+            unread = [i for i, d in enumerate(check.dice) if counts(d) and d.get("face") is None]
             if unread:
                 raise IllegalAction(
                     f"die {unread[0]} is unread: tap it to set its face, or ask for a re-roll"
@@ -391,42 +331,11 @@ class Table:
         with self._lock:
             _, state = self._current()
             seq = self.seq
-        return {**_view(state, viewer), "seq": seq}
+        return {**view_for(state, viewer), "seq": seq}
 
     def render(self, event: Event, viewer: Any) -> dict[str, Any]:
         """An event as JSON data for one viewer: PUBLIC, TABLE (public + PIN), FULL or a seat."""
-        m = event.moment
-        out: dict[str, Any] = {
-            "event": event.id,
-            "kind": event.kind,
-            "seq": m.seq,
-            "viewer": viewer if isinstance(viewer, str) else "seat",
-            "seat": viewer if isinstance(viewer, int) else None,
-            "camera": m.camera,
-            "notices": m.notices,
-            "check": m.check,
-            "frame": m.frame,
-            "game": None,
-            "state": None,
-        }
-        if viewer in (TABLE, FULL):
-            out["pin"] = self.pin
-        if m.game is None or m.state is None:
-            return out
-        state = m.state
-        out.update(
-            game=_game_info(m.game, m.game_id, self.config.seat_colours),
-            state=_view(state, viewer),
-            turn=list(state.turn()),
-            dice=asdict(state.dice()) if state.dice() else None,
-            over=state.is_over(),
-            winners=list(state.winners()),
-            scores=state.scores(),
-            undoable=m.last_undoable,
-            history=[_redact(h, viewer) for h in m.history],
-            history_total=m.history_total,
-        )
-        return out
+        return render(event, viewer, self.pin, self.config.seat_colours)
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -557,55 +466,5 @@ class Table:
         return [e for e in self._events if e.n > n]
 
 
-def _view(state: State, viewer: Any) -> dict[str, Any]:
-    if viewer == FULL:
-        return state.view(None)
-    if isinstance(viewer, int):
-        return state.view(viewer)
-    return state.public_view()
-
-
-def _game_info(game: Game, game_id: int | None, colours: list[str]) -> dict[str, Any]:
-    return {
-        "id": game_id,
-        "name": game.name,
-        "titles": dict(game.titles),
-        "players": list(game.players),
-        "options": dict(game.options),
-        "colours": [colours[i % len(colours)] for i in range(game.num_players)],
-    }
-
-
-def _redact(entry: dict[str, Any], viewer: Any) -> dict[str, Any]:
-    """A history entry without the secrets of another seat (a Joust stack, a Stratego setup)."""
-    line = entry.get("line") or {}
-    hidden = SECRET_FIELDS.get(line.get("act"), ())
-    if not hidden or viewer == FULL or (isinstance(viewer, int) and line.get("seat") == viewer):
-        return entry
-    return {**entry, "line": {k: v for k, v in line.items() if k not in hidden}}
-
-
 def _notice(text: str) -> dict[str, Any]:
     return {"text": text, "at": time.time()}
-
-
-def _counts(die: dict[str, Any]) -> bool:
-    return die.get("in_arena", True) is not False
-
-
-def _line_from_dice(line: dict[str, Any], dice: list[dict[str, Any]]) -> dict[str, Any]:
-    """The proposed line with its faces taken from the (fixed) dice: "arena" for Strike, else
-    "dice"; dice outside the arena do not count."""
-    key = "arena" if "arena" in line else "dice" if "dice" in line else None
-    if key is None:
-        return line
-    return {**line, key: [d.get("face") for d in dice if _counts(d)]}
-
-
-def _guess_kind(dice: list[dict[str, Any]]) -> str | None:
-    faces = {d.get("face") for d in dice}
-    if faces & set(FACES["detrak"]):
-        return "detrak"
-    if "X" in faces:
-        return "strike"
-    return None

@@ -16,7 +16,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request
 
-from kiosk.table import FULL, PUBLIC, TABLE, Table
+from kiosk.moments import FULL, PUBLIC, TABLE
+from kiosk.table import Table
 
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 

@@ -13,8 +13,9 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
+from kiosk.moments import Event
 from kiosk.routes.access import AccessDep, TableDep
-from kiosk.table import Event, Table
+from kiosk.table import Table
 
 router = APIRouter(prefix="/api", tags=["events"])
 

@@ -8,10 +8,10 @@ from typing import Any
 import segno
 from fastapi import APIRouter, HTTPException, Request, Response
 
+from kiosk.moments import FULL, TABLE
 from kiosk.netaddr import table_url
 from kiosk.routes.access import AccessDep, SeatDep, TableDep
 from kiosk.routes.game import LineBody, judged, post_line
-from kiosk.table import FULL, TABLE
 
 router = APIRouter(prefix="/api/seats", tags=["seats"])
 
