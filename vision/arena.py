@@ -35,7 +35,7 @@ def find_arena(
             bgr, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA
         )
         small = cv2.GaussianBlur(small, (3, 3), 0)
-        model = learn(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+        model = learn(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), lookup=False)
     labels = model.labels
     small_lab = _small_lab(bgr, labels.shape)
     best: tuple[float, Ellipse] | None = None

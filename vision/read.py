@@ -15,7 +15,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from vision import second_opinion
+from vision import read_learned, second_opinion
 from vision.arena import find_arena
 from vision.calibration import Calibration
 from vision.confidence import calibrated
@@ -56,6 +56,8 @@ def read(
     h, w = frame.shape[:2]
     cal = calibration.for_frame(w, h) if calibration else None
     die_size = cal.die_size if cal else None
+    if read_learned.enabled(kind):
+        return _read_learned(frame, kind, cal, arena, start)
     candidates, prep = find_candidates(frame, die_size, dark_dice=DARK_KINDS.get(kind))
     ellipse = _arena(frame, arena, cal, prep, kind)
     centre = (w / 2.0, h / 2.0)
@@ -73,6 +75,19 @@ def read(
         if second_opinion.enabled(kind):
             found = second_opinion.combine(frame, found, kind)
     found.sort(key=lambda d: (round(d.y / max(side or 1.0, 1.0)), d.x))
+    ms = (time.perf_counter() - start) * 1000.0
+    return Readings(kind, tuple(found), ellipse, ms, (w, h))
+
+
+def _read_learned(frame, kind: str, cal: Calibration | None, arena, start: float) -> Readings:
+    """The learned path (vision/read_learned.py): networks find and read the dice."""
+    h, w = frame.shape[:2]
+    found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None)
+    ellipse = _arena(frame, arena, cal, None, kind)
+    if ellipse is not None:
+        found = [replace(d, in_arena=ellipse.contains(d.x, d.y)) for d in found]
+    side = float(np.median([d.size for d in found])) if found else 1.0
+    found.sort(key=lambda d: (round(d.y / max(side, 1.0)), d.x))
     ms = (time.perf_counter() - start) * 1000.0
     return Readings(kind, tuple(found), ellipse, ms, (w, h))
 
@@ -115,7 +130,9 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _arena(frame, arena, cal: Calibration | None, prep: Prepared, kind: str) -> Ellipse | None:
+def _arena(
+    frame, arena, cal: Calibration | None, prep: Prepared | None, kind: str
+) -> Ellipse | None:
     if isinstance(arena, Ellipse):
         return arena
     if arena in (None, "none"):
@@ -126,6 +143,8 @@ def _arena(frame, arena, cal: Calibration | None, prep: Prepared, kind: str) -> 
         return cal.arena
     if kind != "strike":
         return None  # only Strike is played in an arena; a vignette must not become one
+    if prep is None:
+        return find_arena(frame)
     return find_arena(frame, prep.model, prep.model_scale)
 
 

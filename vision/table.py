@@ -23,6 +23,7 @@ DISTANCE = 2.2  # a pixel this many spreads (plus 4 Lab units) from a table colo
 SHADES = (0.5, 0.6, 0.7, 0.8, 0.9)  # the table in shadow is still table...
 SHADE_RADIUS = 7.0  # ...but only close to it (distance DISTANCE x this): a black die is darker
 SHADE_MIN_L = 110  # and only for light tables (Lab L, 0..255)
+FIT_PIXELS = 5000  # k-means is fitted on about this many pixels
 _STEP = 8  # Lab cell size of the lookup table
 
 _CELLS = (np.arange(256 // _STEP, dtype=np.float32) * _STEP + _STEP / 2).astype(np.float32)
@@ -68,13 +69,28 @@ def _shaded(lab_colour: np.ndarray) -> np.ndarray:
     return np.vstack([lab_colour.reshape(1, 3), lab])
 
 
-def learn(small_lab: np.ndarray) -> TableModel:
-    """Cluster a small Lab copy of the frame and decide which clusters are the table."""
-    pixels = small_lab.reshape(-1, 3).astype(np.float32)
+def _clusters(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """k-means of Lab pixels, fitted on at most FIT_PIXELS of them (every n-th: the colours of a
+    table are many pixels each) and then given to every pixel by its nearest centre."""
     cv2.setRNGSeed(12345)  # the same frame always gives the same reading
+    step = max(1, len(pixels) // FIT_PIXELS)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
-    _, labels, centres = cv2.kmeans(pixels, CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
-    flat = labels.ravel()
+    _, labels, centres = cv2.kmeans(
+        pixels[::step], CLUSTERS, None, criteria, 1, cv2.KMEANS_PP_CENTERS
+    )
+    if step == 1:
+        return labels.ravel(), centres
+    d2 = (pixels**2).sum(1)[:, None] - 2 * pixels @ centres.T + (centres**2).sum(1)[None, :]
+    return d2.argmin(axis=1).astype(np.int32), centres
+
+
+def learn(small_lab: np.ndarray, lookup: bool = True) -> TableModel:
+    """Cluster a small Lab copy of the frame and decide which clusters are the table.
+
+    lookup=False leaves the colour lookup empty (the arena needs only the clusters).
+    """
+    pixels = small_lab.reshape(-1, 3).astype(np.float32)
+    flat, centres = _clusters(pixels)
     labels = flat.reshape(small_lab.shape[:2])
     border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
     border_share = np.bincount(border, minlength=CLUSTERS) / border.size
@@ -94,6 +110,8 @@ def learn(small_lab: np.ndarray) -> TableModel:
             for colour in _shaded(centres[c])[1:]:
                 colours.append(colour)
                 radii.append(SHADE_RADIUS)
+    if not lookup:
+        return TableModel(labels, centres, table, np.zeros(0, np.uint8))
     lookup = np.zeros(len(_GRID), np.uint8)
     if colours:
         cs, rs = np.array(colours, np.float32), np.array(radii, np.float32)

@@ -1,0 +1,87 @@
+"""The learned dice detector: its training targets and its decoding agree, and the committed model
+finds the dice of generated frames it was not trained on."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.learned import detector
+from vision.learned.detect_data import PATCH, SIZE_REF, STRIDE, targets_for
+
+META = {"stride": STRIDE, "size_ref": SIZE_REF}
+
+
+def _maps_from_targets(t: np.ndarray) -> np.ndarray:
+    """Logits a perfect network would give for these targets (heat 1 -> large, 0 -> small)."""
+    maps = t.copy()
+    heat = np.clip(t[:2], 1e-4, 1 - 1e-4)
+    heat = np.where(heat >= 1 - 1e-4, heat, heat * 0.2)  # only the centres pass the peak test
+    maps[:2] = np.log(heat / (1 - heat))
+    return maps
+
+
+def test_targets_decode_back_to_the_dice():
+    dice = [
+        {"x": 40.3, "y": 50.8, "size": 18.0, "cocked": False},
+        {"x": 120.0, "y": 77.5, "size": 30.0, "cocked": True},
+        {"x": 150.6, "y": 160.2, "size": 9.0, "cocked": False},
+    ]
+    t, mask = targets_for(dice, PATCH)
+    assert mask.min() == 1.0
+    found = detector.decode(_maps_from_targets(t), META, 1.0, 1.0, (PATCH, PATCH))
+    assert len(found) == 3
+    for d in dice:
+        f = min(found, key=lambda f: math.hypot(f.x - d["x"], f.y - d["y"]))
+        assert math.hypot(f.x - d["x"], f.y - d["y"]) < 0.5
+        assert f.size == pytest.approx(d["size"], rel=1e-3)
+        assert f.cocked == d["cocked"]
+
+
+def test_decode_scales_back_to_frame_pixels():
+    t, _ = targets_for([{"x": 64.0, "y": 32.0, "size": 16.0, "cocked": False}], PATCH)
+    (f,) = detector.decode(_maps_from_targets(t), META, 0.5, 0.5, (PATCH, PATCH))
+    assert f.x == pytest.approx(128.5, abs=0.6) and f.y == pytest.approx(64.5, abs=0.6)
+    assert f.size == pytest.approx(32.0, rel=1e-3)
+
+
+def test_a_hidden_die_is_masked_not_taught():
+    t, mask = targets_for([{"x": 96, "y": 96, "size": 20, "cocked": False, "visible": 0.2}], PATCH)
+    assert t[:2].max() == 0.0
+    assert mask[96 // STRIDE, 96 // STRIDE] == 0.0 and mask[0, 0] == 1.0
+
+
+def test_two_peaks_on_one_die_give_one_die():
+    a = detector.Found(10, 10, 20, False, 0.9, 0.9, 0.1)
+    b = detector.Found(14, 12, 20, False, 0.6, 0.6, 0.1)
+    c = detector.Found(40, 10, 20, False, 0.5, 0.5, 0.1)
+    assert detector._apart([b, a, c]) == [a, c]
+
+
+needs_model = pytest.mark.skipif(not detector.available(), reason="no detector model")
+
+
+@needs_model
+@pytest.mark.parametrize("kind", ["pips", "strike", "detrak"])
+def test_the_model_finds_the_dice_of_an_unseen_frame(kind):
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(
+        kind,
+        np.random.default_rng([4242, len(kind)]),
+        frame=(1024, 768),
+        n_dice=10,
+        die_size=36.0,
+        cocked=0,
+        cluster=0.0,
+        tilt=2.0,
+    )
+    found = detector.find_dice(scene.image)
+    hits = 0
+    for t in scene.dice:
+        near = [f for f in found if math.hypot(f.x - t.x, f.y - t.y) < 0.3 * t.size]
+        hits += bool(near) and abs(near[0].size - t.size) < 0.25 * t.size
+    assert hits >= len(scene.dice) - 1
+    assert len(found) <= len(scene.dice) + 1

@@ -1,0 +1,214 @@
+"""Train the dice detector from generated patches and export it to ONNX (needs torch: the `train`
+extra; the product never imports this module).
+
+    .venv/bin/python -m vision.learned.detect_train                # writes models/dice.onnx
+    .venv/bin/python -m vision.learned.detect_train --scenes 20 --sim-tables 1 --epochs 1 --out /tmp/d
+
+A small encoder-decoder (CenterNet-like, four downsamplings and two upsamplings back to a stride
+of 4) over the whole resized frame: per output cell, the chance that a flat die's centre is there,
+the same for a cocked die, the die's log size and the centre's offset within the cell. Same seed,
+same patches, same weights (CPU, 2 threads, deterministic algorithms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from .detect_data import DIE_PX_RANGE, HEADS, PATCH, SIZE_REF, STRIDE, Patches, generate
+
+MODELS = Path(__file__).parent / "models"
+ONNX_NAME = "dice.onnx"
+META_NAME = "dice.json"
+OPSET = 13
+CHANNELS = (12, 24, 32, 48)
+MEAN, SCALE = 128.0, 1 / 64.0  # input = (BGR - MEAN) * SCALE
+
+
+def build_model():
+    import torch
+    import torch.nn as nn
+
+    def cbr(cin, cout, stride=1, dilation=1):
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    a, b, c, d = CHANNELS
+
+    class Detector(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.to4 = nn.Sequential(cbr(3, a, 2), cbr(a, b, 2), cbr(b, b))
+            self.to8 = nn.Sequential(cbr(b, c, 2), cbr(c, c))
+            self.to16 = nn.Sequential(cbr(c, d, 2), cbr(d, d, 1, 2))
+            self.up8 = cbr(d + c, c)
+            self.up4 = cbr(c + b, b)
+            self.head = nn.Conv2d(b, HEADS, 1)
+            self.head.bias.data[:2] = -4.0  # few cells hold a centre: start there
+
+        def forward(self, x):
+            x4 = self.to4(x)
+            x8 = self.to8(x4)
+            x16 = self.to16(x8)
+            y = self.up8(torch.cat([nn.functional.interpolate(x16, scale_factor=2.0), x8], 1))
+            y = self.up4(torch.cat([nn.functional.interpolate(y, scale_factor=2.0), x4], 1))
+            return self.head(y)
+
+    return Detector()
+
+
+def _generate_kind(args):
+    kind, seed, scenes, sim_tables, per_frame = args
+    return generate(kind, seed, scenes, sim_tables, per_frame)
+
+
+def make_data(seed, scenes, sim_tables, per_frame, workers=2) -> Patches:
+    jobs = [(k, seed, scenes, sim_tables, per_frame) for k in ("pips", "strike", "detrak")]
+    with Pool(workers) as pool:
+        parts = pool.map(_generate_kind, jobs)
+    return Patches(
+        *(
+            np.concatenate(p)
+            for p in zip(*((q.images, q.targets, q.mask) for q in parts), strict=True)
+        )
+    )
+
+
+def augment(images, targets, mask, rng):
+    """Flips, transposes and colour changes that keep the truth true (offsets follow the flip)."""
+    images, targets, mask = images.copy(), targets.copy(), mask.copy()
+    for n in range(len(images)):
+        if rng.random() < 0.5:
+            images[n], targets[n], mask[n] = (
+                images[n, :, ::-1],
+                targets[n, :, :, ::-1],
+                mask[n, :, ::-1],
+            )
+            targets[n, 3] *= -1
+        if rng.random() < 0.5:
+            images[n], targets[n], mask[n] = images[n, ::-1], targets[n, :, ::-1], mask[n, ::-1]
+            targets[n, 4] *= -1
+        if rng.random() < 0.5:
+            images[n] = images[n].transpose(1, 0, 2)
+            targets[n] = targets[n].transpose(0, 2, 1)[[0, 1, 2, 4, 3]]
+            mask[n] = mask[n].T
+        if rng.random() < 0.3:
+            images[n] = images[n][:, :, rng.permutation(3)]
+    x = images.astype(np.float32)
+    gain = rng.uniform(0.75, 1.25, (len(x), 1, 1, 1)).astype(np.float32)
+    bias = rng.uniform(-20, 20, (len(x), 1, 1, 1)).astype(np.float32)
+    x = np.clip(x * gain + bias, 0, 255)
+    return (x - MEAN) * SCALE, targets, mask
+
+
+def loss_fn(out, targets, mask):
+    """Focal loss on the two centre heats (CenterNet's), L1 on size and offset at the centres."""
+    import torch
+
+    heat = torch.sigmoid(out[:, :2]).clamp(1e-4, 1 - 1e-4)
+    t = targets[:, :2]
+    m = mask[:, None]
+    pos = (t >= 1.0).float()
+    neg = (1 - pos) * (1 - t) ** 4
+    lp = -(torch.log(heat) * (1 - heat) ** 2 * pos * m).sum()
+    ln = -(torch.log(1 - heat) * heat**2 * neg * m).sum()
+    npos = pos.sum().clamp(min=1.0)
+    centre = pos.amax(1)
+    l1 = (out[:, 2:] - targets[:, 2:]).abs() * centre[:, None]
+    return (lp + ln) / npos + l1.sum() / npos
+
+
+def train(data: Patches, epochs: int, seed: int, log=print):
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(2)
+    torch.use_deterministic_algorithms(True)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    batch = 32
+    steps = epochs * (len(data.images) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    rng = np.random.default_rng([seed, 41])
+    for epoch in range(epochs):
+        model.train()
+        order = rng.permutation(len(data.images))
+        total, t0 = 0.0, time.time()
+        for k in range(len(order) // batch):
+            idx = np.sort(order[k * batch : (k + 1) * batch])
+            x, t, m = augment(data.images[idx], data.targets[idx], data.mask[idx], rng)
+            out = model(torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))))
+            loss = loss_fn(out, torch.from_numpy(t), torch.from_numpy(m))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss)
+        log(
+            f"epoch {epoch + 1}/{epochs}: loss {total / max(1, k + 1):.4f} ({time.time() - t0:.0f} s)"
+        )
+    return model.eval()
+
+
+def export(model, out_dir: Path, figures: dict) -> None:
+    import torch
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model,
+        torch.zeros(1, 3, PATCH, PATCH),
+        str(out_dir / ONNX_NAME),
+        opset_version=OPSET,
+        input_names=["image"],
+        output_names=["maps"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}},
+        dynamo=False,
+    )
+    meta = {
+        "stride": STRIDE,
+        "multiple": 16,
+        "mean": MEAN,
+        "scale": SCALE,
+        "size_ref": SIZE_REF,
+        "die_px_range": list(DIE_PX_RANGE),
+        "heads": ["flat", "cocked", "log_size", "dx", "dy"],
+        **figures,
+    }
+    (out_dir / META_NAME).write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description="train the dice detector (vision/learned)")
+    p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--scenes", type=int, default=700, help="synthetic photos per kind")
+    p.add_argument("--sim-tables", type=int, default=30, help="simulated tables per kind (x 8)")
+    p.add_argument("--per-frame", type=int, default=3, help="patches per frame")
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--cache", type=Path, help="keep the generated patches in this .npz")
+    p.add_argument("--out", type=Path, default=MODELS)
+    args = p.parse_args(argv)
+    t0 = time.time()
+    if args.cache and args.cache.exists():
+        z = np.load(args.cache)
+        data = Patches(z["images"], z["targets"], z["mask"])
+    else:
+        data = make_data(args.seed, args.scenes, args.sim_tables, args.per_frame)
+        if args.cache:
+            np.savez(args.cache, images=data.images, targets=data.targets, mask=data.mask)
+    print(f"{len(data.images)} patches ({time.time() - t0:.0f} s)", flush=True)
+    model = train(data, args.epochs, args.seed, log=lambda s: print(s, flush=True))
+    export(model, args.out, {"seed": args.seed, "patches": int(len(data.images))})
+    print(f"wrote {args.out / ONNX_NAME} ({time.time() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
