@@ -35,7 +35,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision import confidence, draw_overlay, read  # noqa: E402
+from vision import confidence, draw_overlay, read, read_learned  # noqa: E402
 from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
 
 SURE = 0.9
@@ -198,8 +198,9 @@ def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: i
     """Raw scores against truth on seed + 1 (and on the simulated table's frames), fitted per
     kind into `out` (JSON)."""
     confidence._TABLES = {}  # read raw scores
-    tables = {}
+    tables = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     for kind in kinds:
+        key = read_learned.table_key(kind) if read_learned.enabled(kind) else kind
         samples = []
         for scene in benchmark_set(kind, n, seed + 1) if n else ():
             r = read(scene.image, kind)
@@ -212,13 +213,13 @@ def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: i
                 samples.append((d.confidence, bool(t and not t.cocked and t.face == d.face)))
         synth = len(samples)
         samples += sim_samples(kind, sim_frames)
-        tables[kind] = confidence.fit(samples)
+        tables[key] = confidence.fit(samples)
         right = sum(ok for _, ok in samples)
         print(f"{kind}: {synth} faces from synthetic scenes, {len(samples) - synth} from the sim")
-        best = max(v for _, v in tables[kind])
+        best = max(v for _, v in tables[key])
         print(
-            f"{kind}: {len(samples)} faces read, {right} right; "
-            f"highest confidence reachable: {best} (at raw {tables[kind][-1][0]})"
+            f"{key}: {len(samples)} faces read, {right} right; "
+            f"highest confidence reachable: {best} (at raw {tables[key][-1][0]})"
         )
     out.write_text(json.dumps(tables) + "\n", encoding="utf-8")
     print(f"wrote {out}")

@@ -14,6 +14,7 @@ import os
 
 import numpy as np
 
+from vision.confidence import calibrated
 from vision.learned import available, crop_die, detector, probabilities
 from vision.learned.classes import NONE, kind_classes
 from vision.learned.detector import Found, find_dice
@@ -40,7 +41,7 @@ def learned_dice(frame: np.ndarray, kind: str, die_size: float | None = None) ->
         p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in flat], kind)
         names = kind_classes(kind)
         for f, row in zip(flat, p, strict=True):
-            die = _flat(f, row, names)
+            die = _flat(f, row, names, kind)
             if die is not None:
                 out.append(die)
     return out
@@ -50,13 +51,19 @@ def _cocked(f: Found) -> Die:
     return Die(None, f.x, f.y, f.size, cocked=True, confidence=f.cocked_score)
 
 
-def _flat(f: Found, row: np.ndarray, names: tuple) -> Die | None:
+def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
     best = int(row.argmax())
     if names[best] != NONE:
-        conf = float(row[best]) * min(1.0, f.flat_score / SURE_FIND)
-        return Die(names[best], f.x, f.y, f.size, confidence=conf)
+        raw = float(row[best]) * min(1.0, f.flat_score / SURE_FIND)
+        return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
     if f.flat_score < SURE_FIND:
         return None  # neither network is sure there is a die here
     faces = row[:-1]
     guess = int(faces.argmax())
-    return Die(names[guess], f.x, f.y, f.size, confidence=float(faces[guess]))
+    raw = float(faces[guess])
+    return Die(names[guess], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
+
+
+def table_key(kind: str) -> str:
+    """The name of this path's confidence table in vision/confidence.json."""
+    return f"learned-{kind}"
