@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from kiosk.controllers import DICE_KIND, Decision, decide
-from kiosk.controllers.strike import outside
+from kiosk.controllers.decision import ignore
+from kiosk.controllers.strike import agrees
 from kiosk.table import Table
 
 log = logging.getLogger(__name__)
@@ -64,10 +65,13 @@ class CameraLoop:
         self._watcher: Any = None
         self._kind: str | None = None
         self._armed = False  # a motion was seen since the last dice action
-        self._out_baseline: int | None = (
-            None  # dice outside the arena, still, since the record moved
-        )
-        self._baseline_seq: int | None = None
+        # Strike: the last still reading that agreed with the record, and the record's dice then
+        self._before: list[dict[str, Any]] | None = None
+        self._before_dice: Any = None
+        self._asked: Any = None  # the last check opened, until the record moves
+        self._still: list[dict[str, Any]] | None = None  # the last reading, while nothing moved
+        self._looked: Any = None  # the record's dice when the still scene was last read again
+        self._relook = False
         self._moving_seq: int | None = None  # the record's seq when the dice last started moving
         self._last_preview = -1e9
         self._stop = threading.Event()
@@ -86,6 +90,7 @@ class CameraLoop:
         self._lost = 0
         self.stats.frames += 1
         t = self.frame_time()
+        self._look_again(watcher)
         event = watcher.feed(frame, t)
         if t - self._last_preview >= PREVIEW_EVERY_S:
             self._preview(frame, watcher)
@@ -94,6 +99,7 @@ class CameraLoop:
             return None
         if event.kind == "moving":
             self._armed = True
+            self._still = None
             self._moving_seq = self.table.seq
             return None
         self.stats.settled += 1
@@ -105,7 +111,17 @@ class CameraLoop:
             return None
         dice = event.readings.to_json()["dice"]
         self._preview(frame, watcher, dice)
-        return self._decide(frame, dice)
+        if self._relook:
+            self._relook = False
+            looked = ignore("no_change", dice)  # nothing moved: never a throw
+            self._remember(looked, dice)
+            self._still = dice
+            if self.on_decision is not None:
+                self.on_decision(looked)
+            return looked
+        decision = self._decide(frame, dice)
+        self._still = dice
+        return decision
 
     def _watcher_for_game(self) -> Any:
         state = self.table.state
@@ -130,16 +146,64 @@ class CameraLoop:
             return None
         if state.game.name != "strike" and not self._armed:
             return None  # the dice of the last roll, still lying there
-        if self.table.seq != self._baseline_seq:
-            self._out_baseline, self._baseline_seq = None, self.table.seq
-        decision = decide(state, dice, self._out_baseline)
-        if decision.kind == "ignore":
-            self._out_baseline = outside(dice)
+        self._sync_before(state)
+        decision = decide(state, dice, self._before)
         self.stats.decisions[decision.kind] = self.stats.decisions.get(decision.kind, 0) + 1
         self._carry_out(decision, frame)
+        self._remember(decision, dice)
         if self.on_decision is not None:
             self.on_decision(decision)
         return decision
+
+    def _remember(self, decision: Decision, dice: list[dict[str, Any]]) -> None:
+        """Keep this reading as Strike's `before` when it shows what the record now says."""
+        state = self.table.state
+        if decision.kind not in ("ignore", "submit") or state is None:
+            return
+        if state.game.name != "strike":
+            return
+        self._before_dice = _record_dice(state)
+        if decision.kind == "submit":  # the throw's own scene: the players may tidy it next
+            self._before = dice if agrees(state, dice) and not _tidy_due(state) else None
+        elif agrees(state, dice):  # a scene after a motion: tidied already, if it had to be
+            self._before = dice
+
+    def _sync_before(self, state: Any) -> None:
+        if _record_dice(state) != self._before_dice:
+            # the dice changed in the record since: that scene is gone
+            self._before, self._before_dice = None, _record_dice(state)
+            self._adopt(state)
+
+    def _look_again(self, watcher: Any) -> None:
+        """Strike: when the players changed the record and no reading agrees with it, read the
+        still scene once more (a die missed in one reading is often seen in the next), so the
+        next throw has a `before` to be checked on. That reading is never taken for a throw."""
+        state = self.table.state
+        if state is None or state.game.name != "strike" or self.table.pending is not None:
+            return
+        self._sync_before(state)
+        if self._before is not None or watcher.state != "settled" or _tidy_due(state):
+            return
+        if self._looked == self._before_dice:
+            return  # once per record state
+        self._looked, self._relook = self._before_dice, True
+        self._moving_seq = self.table.seq
+        watcher.reset()
+
+    def _adopt(self, state: Any) -> None:
+        """The players changed the record (answered a check, or entered a throw): the scene they
+        answered about, as they corrected it, or else the last reading if nothing moved since,
+        becomes `before` when it shows what the record now says."""
+        asked, self._asked = self._asked, None
+        if state.game.name != "strike" or _tidy_due(state):
+            return
+        scenes = [self._still]
+        if asked is not None and self.table.pending is not asked:
+            scenes.insert(0, asked.dice)
+        for dice in scenes:
+            if dice is not None and agrees(state, dice):
+                self._before, self._before_dice = [dict(d) for d in dice], _record_dice(state)
+                return
 
     def _carry_out(self, decision: Decision, frame: np.ndarray) -> None:
         if decision.kind == "submit":
@@ -149,7 +213,7 @@ class CameraLoop:
             except ValueError as err:  # the rules refused it after all: ask the players
                 self.table.propose(decision.line, [str(err)], _jpeg(frame), decision.dice)
         elif decision.kind == "check":
-            self.table.propose(
+            self._asked = self.table.propose(
                 decision.line or {}, list(decision.reasons), _jpeg(frame), decision.dice
             )
             self._armed = False
@@ -193,6 +257,20 @@ class CameraLoop:
 
     def stop(self) -> None:
         self._stop.set()
+
+
+def _tidy_due(state: Any) -> bool:
+    """After a throw that sent dice out of the arena, showed a cross or made a pair, the players
+    set dice aside or take them: the scene is about to change, so it cannot be the next throw's
+    `before`, and reading it again is pointless."""
+    last = state.view().get("last") or {}
+    return bool(last.get("left") or last.get("crosses") or last.get("taken"))
+
+
+def _record_dice(state: Any) -> Any:
+    """What the record says of the dice (arena, reserves, dice out): a stop leaves it as it was."""
+    view = state.view()
+    return (view.get("game"), view.get("arena"), view.get("reserves"), view.get("out_of_game"))
 
 
 def _scaled(die: dict[str, Any], scale: float) -> dict[str, Any]:

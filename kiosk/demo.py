@@ -139,6 +139,12 @@ def resolve_check(table: Table, cam: Any, game: str, stats: DemoStats, hand: Any
     check = table.pending
     if check is None or not cam.settled:
         return  # players look once the dice lie still
+    if not hand.threw_for(table.state):
+        # The table asked about a scene where nothing was thrown (the dice were tidied and
+        # misread): the players say so and close the check without recording anything.
+        table.reroll(check.id)
+        stats.confirmations += 1
+        return
     truth = [d for d in truth_dice(cam) if _counted(d, game)]
     if game != "strike" and len(truth) != 2:
         return  # the dice are in a hand: wait for them to land
@@ -243,7 +249,7 @@ def _play_with_camera(table: Table, players: Players, opts: DemoOptions, pace: A
         hand.on_decision(decision)
         wrong = decision.kind == "submit" and _wrong(decision.line, cam, opts.game)
         if wrong:
-            stats.wrong_actions.append(decision.line)
+            stats.wrong_actions.append(_slip(decision, cam, opts.game, table))
         reader.judge(reached_record=wrong)
 
     loop = CameraLoop(
@@ -276,6 +282,24 @@ def _wrong(line: dict[str, Any] | None, cam: Any, game: str) -> bool:
     faces = line.get("arena", line.get("dice", []))
     truth = [d["face"] for d in truth_dice(cam) if _counted(d, game)]
     return Counter(map(str, faces)) != Counter(map(str, truth))
+
+
+def _slip(decision: Any, cam: Any, game: str, table: Table) -> dict[str, Any]:
+    """What reached the record against what lay there, for stderr and the tests' messages."""
+    truth = [d for d in truth_dice(cam) if _counted(d, game)]
+    return {
+        "seq": table.seq,
+        "t": round(cam.now, 2),
+        "line": decision.line,
+        "truth": sorted(str(d["face"]) for d in truth),
+        "seen": [
+            (d.get("face"), round(d.get("x", 0)), round(d.get("y", 0)), d.get("in_arena"))
+            for d in decision.dice
+        ],
+        "truth_all": [
+            (d["face"], round(d["x"]), round(d["y"]), d["in_arena"]) for d in truth_dice(cam)
+        ],
+    }
 
 
 def _players_step_in(table: Table, cam: Any, game: str, stats: DemoStats) -> None:

@@ -49,6 +49,12 @@ class SimHand:
         """The players closed a check to throw a cocked die again."""
         self._reroll = True
 
+    def threw_for(self, state: Any) -> bool:
+        """Whether the hand already threw (or rolled) what this state asks for."""
+        from vision.sim.follow import state_key
+
+        return self.follower.served == state_key(state)
+
     def step(self) -> None:
         """Called before each frame is read: act when the table is still and waits for dice."""
         state = self.table.state

@@ -8,8 +8,8 @@ from engine.record import replay
 from kiosk.controllers import decide
 
 
-def _die(face, in_arena=True, confidence=0.99, cocked=False):
-    return {"face": face, "x": 0.0, "y": 0.0, "size": 30.0, "in_arena": in_arena,
+def _die(face, in_arena=True, confidence=0.99, cocked=False, x=0.0, y=0.0):
+    return {"face": face, "x": x, "y": y, "size": 30.0, "in_arena": in_arena,
             "cocked": cocked, "confidence": confidence}  # fmt: skip
 
 
@@ -30,7 +30,8 @@ def test_strike_start_die_is_submitted():
 
 def test_strike_throw_carries_every_face_in_the_arena_and_ignores_dice_outside():
     state = _state(*STRIKE_MID)
-    decision = decide(state, [_die(3), _die(5), _die("X"), _die(6, in_arena=False)])
+    before = [_die(3), _die(5), _die(6, in_arena=False, x=10, y=10)]
+    decision = decide(state, [*before, _die("X", x=300, y=100)], before=before)
     assert decision.kind == "submit"
     assert decision.line == {"act": "throw", "seat": 0, "arena": [3, 5, "X"]}
 
@@ -100,30 +101,66 @@ def test_phone_games_ignore_dice():
     assert decide(state, [_die(1), _die(2)]).kind == "ignore"
 
 
+# Strike's scene before the throw: arena 3, 5 (as the record says) and a cross set aside.
+BEFORE = [_die(3, x=100, y=100), _die(5, x=200, y=100), _die("X", in_arena=False, x=10, y=10)]
+
+
 def test_strike_die_flying_out_without_changing_the_arena_is_a_throw():
     state = _state(*STRIKE_MID)
-    still = [_die(3), _die(5), _die(2, in_arena=False)]
-    assert decide(state, still, out_baseline=None).kind == "ignore"
-    assert decide(state, still, out_baseline=1).kind == "ignore"
-    flew = decide(state, [*still, _die(6, in_arena=False)], out_baseline=1)
+    flew = decide(state, [*BEFORE, _die(6, in_arena=False, x=400, y=300)], before=BEFORE)
     assert flew.kind == "submit"
     assert flew.line == {"act": "throw", "seat": 0, "arena": [3, 5]}
 
 
+def test_strike_same_arena_is_no_throw_while_the_players_tidy():
+    state = _state(*STRIKE_MID)
+    assert decide(state, BEFORE, before=None).kind == "ignore"
+    out = [*BEFORE, _die(6, in_arena=False, x=400, y=300)]
+    assert decide(state, out, before=None).kind == "ignore"  # no scene to tell a throw by
+
+
+def test_strike_thrown_die_seen_nowhere_asks_once_the_table_is_tidy():
+    state = _state(*STRIKE_MID)
+    nothing_new = decide(state, BEFORE, before=BEFORE)
+    assert nothing_new.kind == "check" and nothing_new.reasons == ("vanished",)
+
+
 def test_strike_dice_vanishing_from_the_arena_goes_to_check():
     state = _state(*STRIKE_MID)  # 2 dice in the arena, 1 thrown: 3 can be there
-    assert decide(state, [_die(3), _die(5)], out_baseline=0).kind == "ignore"
-    one_left = decide(state, [_die(3), _die(6)])
-    assert one_left.kind == "submit"  # the thrown die missed and knocked the 5 to a 6: fine
-    two_left = decide(state, [_die(4)])
+    two_left = decide(state, [_die(4)], before=BEFORE)
     assert two_left.kind == "check" and "many_left" in two_left.reasons
-    empty = decide(state, [])
-    assert empty.kind == "check"
+    assert decide(state, [], before=BEFORE).kind == "check"
 
 
 def test_strike_die_missing_from_the_arena_must_be_seen_outside():
     state = _state(*STRIKE_MID)  # arena 3, 5; one die thrown
-    seen_out = decide(state, [_die(3), _die(6), _die(2, in_arena=False)], out_baseline=0)
-    assert seen_out.kind == "submit"  # it left, and lies beside the box
-    unseen = decide(state, [_die(3), _die(6)], out_baseline=0)
+    knocked = [_die(3, x=100, y=100), _die(6, x=150, y=100), BEFORE[2]]
+    seen_out = decide(state, [*knocked, _die(5, in_arena=False, x=400, y=300)], before=BEFORE)
+    assert seen_out.kind == "submit"  # the 5 was knocked out and lies beside the box
+    unseen = decide(state, knocked, before=BEFORE)
     assert unseen.kind == "check" and unseen.reasons == ("vanished",)
+
+
+def test_strike_a_new_die_in_the_pile_or_unsure_is_no_proof_a_die_left():
+    state = _state(*STRIKE_MID)
+    knocked = [_die(3, x=100, y=100), _die(6, x=150, y=100), BEFORE[2]]
+    by_the_pile = decide(state, [*knocked, _die("X", in_arena=False, x=10, y=45)], before=BEFORE)
+    assert by_the_pile.kind == "check"  # 35 px from a die set aside: the pile read differently
+    unsure = decide(
+        state, [*knocked, _die(5, in_arena=False, confidence=0.5, x=400, y=300)], before=BEFORE
+    )
+    assert unsure.kind == "check"
+
+
+def test_strike_a_die_seen_twice_breaks_the_count():
+    state = _state(*STRIKE_MID)
+    scene = [*BEFORE, _die(6, x=300, y=100), _die(4, in_arena=False, x=400, y=300)]
+    decision = decide(state, scene, before=BEFORE)
+    assert decision.kind == "check" and decision.reasons == ("bad_count",)
+
+
+def test_strike_without_a_scene_to_check_on_every_throw_asks():
+    state = _state(*STRIKE_MID)
+    full = decide(state, [_die(3), _die(5), _die(6)], before=None)
+    assert full.kind == "check"  # the players changed the record and no reading agreed since
+    assert decide(state, [_die(3), _die(5), _die(6)], before=BEFORE[:2]).kind == "submit"

@@ -58,6 +58,7 @@ class Watcher:
         self.state = "moving"  # "moving", "settling" (still, reading) or "settled"
         self.last: Readings | None = None
         self._prev: np.ndarray | None = None
+        self._anchor: np.ndarray | None = None  # the first frame of the still window
         self._still_since: float | None = None
         self._pending: list[Readings] = []
 
@@ -93,6 +94,7 @@ class Watcher:
     def reset(self) -> None:
         """Forget the scene: the next still frames are read again (after a new throw, say)."""
         self.state, self._prev, self._still_since, self._pending = "moving", None, None, []
+        self._anchor = None
 
     def _moved(self, frame: np.ndarray) -> bool:
         h, w = frame.shape[:2]
@@ -104,9 +106,20 @@ class Watcher:
         small = cv2.GaussianBlur(small, (5, 5), 0)
         prev, self._prev = self._prev, small
         if prev is None or prev.shape != small.shape:
+            self._anchor = small
             return True
-        changed = cv2.absdiff(prev, small) > MOTION_LEVEL
-        return float(changed.mean()) > MOTION_SHARE
+        if _differ(prev, small) or (self.state != "settled" and _differ(self._anchor, small)):
+            # A die rolling to a stop changes little from one frame to the next, but keeps
+            # drifting from where the still window began: that is motion too.
+            self._anchor = small
+            return True
+        return False
+
+
+def _differ(a: np.ndarray | None, b: np.ndarray) -> bool:
+    if a is None or a.shape != b.shape:
+        return True
+    return float((cv2.absdiff(a, b) > MOTION_LEVEL).mean()) > MOTION_SHARE
 
 
 def vote(readings: list[Readings]) -> Readings:

@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         print(stats.line(winner_names(table)))
         if stats.slipped:
             print(f"misreads that reached the record: {stats.slipped}", file=sys.stderr)
+            for slip in stats.wrong_actions:
+                print(f"  slipped: {slip}", file=sys.stderr)
     return 0
 
 

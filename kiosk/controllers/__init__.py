@@ -16,10 +16,13 @@ from kiosk.controllers.decision import CONFIDENT, REASONS, Decision, ignore
 DICE_KIND = {"strike": "strike", "knister": "pips", "detrak": "detrak"}
 
 
-def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = None) -> Decision:
+def decide(
+    state: State, dice: list[dict[str, Any]], before: list[dict[str, Any]] | None = None
+) -> Decision:
+    """before: Strike's last still reading that agreed with the record (strike.decide)."""
     name = state.game.name
     if name == "strike":
-        return strike.decide(state, dice, out_baseline)
+        return strike.decide(state, dice, before)
     if name in ("knister", "detrak"):
         return pair_dice.decide(state, dice)
     return ignore("not_expected", dice)

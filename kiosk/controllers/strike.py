@@ -1,10 +1,21 @@
 """Strike: a settled reading of the arena becomes the `start` or `throw` action, or a question.
 
-The camera reports every die it sees; the engine's arena is what the record says is there. A reading
-whose arena equals the engine's is no throw (the player gathered the dice, or took a pair out), so it
-is ignored — unless more dice now lie outside the arena than at the last still moment after the
-record changed (`out_baseline`): then a die was thrown and flew out, changing nothing inside.
-Anything else while a throw is expected is the throw's outcome.
+The camera reports every die it sees; the engine's arena is what the record says is there. The
+reader may miss a die, see one twice, or misjudge which side of the arena's edge a die lies on, so
+a reading only goes to the record when the whole scene adds up against `before`: the last still
+reading that agreed with the record (its arena faces were the engine's).
+
+- Dice are conserved: after a throw of k dice, the dice in the arena plus the dice that landed
+  outside (surely read, at a spot where `before` had none, away from the pile set aside) are
+  exactly the arena's dice before plus k. A die gone from the arena must thus be seen outside;
+  a die missed, or seen twice, makes the count wrong: the players check.
+- Without `before` (the record changed through the players and no still reading agreed with it
+  since, or a scene caught while the players were still tidying) nothing can be checked: the
+  players are asked.
+
+A reading that shows the record's arena while the players were still tidying (no `before` yet) is
+no throw: ignored. Once the table is tidy (`before` agrees with the record), dice move for a throw
+only, so a reading of the same arena with the thrown dice seen nowhere asks the players.
 """
 
 from __future__ import annotations
@@ -15,18 +26,42 @@ from typing import Any
 from engine.core import BadRecord, IllegalAction, State
 from kiosk.controllers.decision import Decision, check, doubts, ignore, reroll, submit
 
+Dice = list[dict[str, Any]]
 
-def _arena_dice(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+PILE_REACH = 1.5  # in die sizes: a die this close to one already outside may be part of the pile
+
+
+def _arena_dice(dice: Dice) -> Dice:
     return [d for d in dice if d.get("in_arena", True)]
 
 
 def _same_arena(faces: list[Any], state: State) -> bool:
-    return Counter(faces) == Counter(state.view()["arena"])
+    return Counter(map(str, faces)) == Counter(map(str, state.view()["arena"]))
 
 
-def outside(dice: list[dict[str, Any]]) -> int:
+def outside(dice: Dice) -> int:
     """How many dice lie outside the arena (thrown out, or set aside beside the box)."""
     return sum(1 for d in dice if not d.get("in_arena", True))
+
+
+def agrees(state: State, dice: Dice) -> bool:
+    """Whether a reading shows exactly the record's arena, every die read and sure: such a
+    reading can serve as `before` for the next throw."""
+    inside = _arena_dice(dice)
+    if doubts(inside) or any(d.get("cocked") for d in inside):
+        return False  # dice set aside beside the box count by their place only
+    return _same_arena([d.get("face") for d in inside], state)
+
+
+def _at(die: dict[str, Any], dice: Dice, share: float = 0.5) -> dict[str, Any] | None:
+    """The die of `dice` lying within `share` of a die's size of `die`, if any."""
+    reach = share * float(die.get("size") or 0.0)
+    for other in dice:
+        dx = float(other.get("x", 0.0)) - float(die.get("x", 0.0))
+        dy = float(other.get("y", 0.0)) - float(die.get("y", 0.0))
+        if dx * dx + dy * dy <= reach * reach:
+            return other
+    return None
 
 
 def _many_left(left: int, thrown: int) -> bool:
@@ -35,43 +70,81 @@ def _many_left(left: int, thrown: int) -> bool:
     return left >= 2 and left > thrown // 2
 
 
-def _vanished(left: int, dice: list[dict[str, Any]], out_baseline: int | None) -> bool:
-    """A die that left the arena lands beside it, where the camera sees it too; a die missing
-    from the arena and not seen outside is more likely one the camera failed to see."""
-    return left > 0 and out_baseline is not None and outside(dice) - out_baseline < left
+def landed_outside(dice: Dice, before: Dice) -> Dice:
+    """Dice outside the arena that were not there before: surely read, at a spot where `before`
+    had no die, and away from the dice already lying outside (the pile set aside beside the box,
+    where a die read twice or merged with its neighbour would look like a new one)."""
+    pile = [d for d in before if not d.get("in_arena", True)]
+    return [
+        d
+        for d in dice
+        if not d.get("in_arena", True)
+        and not doubts([d])
+        and not d.get("cocked")
+        and _at(d, before) is None
+        and _at(d, pile, PILE_REACH) is None
+    ]
 
 
-def decide(state: State, dice: list[dict[str, Any]], out_baseline: int | None = None) -> Decision:
+def _scene_doubts(dice: Dice, before: Dice | None, room: int, left: int) -> list[str]:
+    """Why the scene does not add up for a throw after which `room` dice can be in the arena,
+    `left` of them gone; empty when it does."""
+    if before is None:
+        return ["vanished" if left > 0 else "low_confidence"]  # nothing to check the scene on
+    inside = _arena_dice(dice)
+    seen = len(inside) + len(landed_outside(dice, before))
+    if seen != room:
+        return ["vanished" if seen < room else "bad_count"]
+    return []
+
+
+def decide(state: State, dice: Dice, before: Dice | None = None) -> Decision:
     """The decision for one settled reading (contract-2 dice dicts) in this Strike state.
 
-    out_baseline: dice seen outside the arena at the last still moment since the record last
-    changed, or None when there was none yet (that moment becomes the baseline).
+    before: the dice of the last still reading that agreed with the record since the dice last
+    changed in it (see `agrees`), or None when there is none.
     """
     inside = _arena_dice(dice)
     faces = [d.get("face") for d in inside]
     request = state.dice()
     if request is None:
         return ignore("not_expected", dice)
-    if request.act == "start" and not inside:
+    if request.act == "start":
+        return _start(state, dice, inside)
+    if any(d.get("cocked") for d in inside):
+        return reroll(dice)
+    line = {"act": "throw", "seat": request.seat, "arena": faces}
+    if _same_arena(faces, state):
+        if before is None:
+            return ignore("no_change", dice)  # nothing thrown: dice tidied, gathered or taken
+        if len(landed_outside(dice, before)) != request.count:
+            # The table was tidy, so the dice moved for a throw; its die is seen nowhere.
+            return check(line, ["vanished"], dice)
+    room = len(state.view()["arena"]) + request.count
+    left = room - len(inside)
+    reasons = doubts(inside)
+    if len(inside) > room:
+        reasons.append("bad_count")
+    elif _many_left(left, request.count):
+        reasons.append("many_left")
+    else:
+        reasons += _scene_doubts(dice, before, room, left)
+    return _sure_or_check(state, line, reasons, dice)
+
+
+def _start(state: State, dice: Dice, inside: Dice) -> Decision:
+    if not inside:
         return ignore("no_change", dice)  # the start die is not in yet
     if any(d.get("cocked") for d in inside):
         return reroll(dice)
-    flew_out = out_baseline is not None and outside(dice) > out_baseline
-    if request.act == "throw" and _same_arena(faces, state) and not flew_out:
-        return ignore("no_change", dice)
-    if request.act == "start":
-        line: dict[str, Any] = {"act": "start", "arena": faces}
-        room = 1
-    else:
-        line = {"act": "throw", "seat": request.seat, "arena": faces}
-        room = len(state.view()["arena"]) + request.count
+    line = {"act": "start", "arena": [d.get("face") for d in inside]}
     reasons = doubts(inside)
-    if len(inside) > room or (request.act == "start" and len(inside) != 1):
+    if len(inside) != 1:
         reasons.append("bad_count")
-    elif request.act == "throw" and _many_left(room - len(inside), request.count):
-        reasons.append("many_left")
-    elif request.act == "throw" and _vanished(room - len(inside), dice, out_baseline):
-        reasons.append("vanished")
+    return _sure_or_check(state, line, reasons, dice)
+
+
+def _sure_or_check(state: State, line: dict[str, Any], reasons: list[str], dice: Dice) -> Decision:
     if reasons:
         return check(line, reasons, dice)
     try:

@@ -25,7 +25,7 @@ from vision.sim.simcamera import SimCamera
 COCKED_WAIT_S = 2.0
 
 
-def _key(state: Any) -> str:
+def state_key(state: Any) -> str:
     """What identifies a state for the table: its full view (engine states are values)."""
     return repr(sorted(state.view().items(), key=lambda kv: kv[0]))
 
@@ -45,7 +45,7 @@ class Follower:
         cam = self.cam
         if not cam.settled:
             return None
-        key = _key(state)
+        key = state_key(state)
         if key == self.served:
             return self._fix_cocked()
         if cam.game == "strike" and self._untidy(state):
