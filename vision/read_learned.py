@@ -3,9 +3,11 @@ classifier reads each flat die's top face from a full-resolution crop (vision/le
 
 Each network does what it is good at: the detector sees the whole frame small (where a die is, how
 big, whether it lies flat), the classifier sees one die large (which face). A flat die whose crop
-the classifier calls "no die" is either a false find (a print on the tray: dropped when the
-detector was unsure too) or a die it cannot read (kept with its likeliest face at a low
-confidence, so that the table asks). Cocked dice never get a face.
+the classifier calls "no die" is either a false find (a print on the tray, a pip of a big die:
+dropped when the detector was unsure too) or a die whose top face is not a face, which is what
+a cocked die shows (the classifier was taught the detector's finds on cocked dice as "no die"):
+it is reported cocked, face None, so the table has it rolled again or asks. A face is never
+guessed.
 """
 
 from __future__ import annotations
@@ -58,10 +60,8 @@ def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
     if f.flat_score < SURE_FIND:
         return None  # neither network is sure there is a die here
-    faces = row[:-1]
-    guess = int(faces.argmax())
-    raw = float(faces[guess])
-    return Die(names[guess], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
+    sure = min(f.flat_score, float(row[best]))
+    return Die(None, f.x, f.y, f.size, cocked=True, confidence=sure)
 
 
 def table_key(kind: str) -> str:

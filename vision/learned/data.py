@@ -27,6 +27,7 @@ TRAIN_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1920, 1080))
 SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
 SIM_FRAMES = ((640, 480), (960, 720), (1280, 960), (1920, 1080))
 MIN_VISIBLE = 0.85
+HIT = 0.45  # a find this near a die's centre (share of its side) is a find of that die
 
 
 @dataclass
@@ -133,6 +134,37 @@ def crops_of_frame(
     return out
 
 
+def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
+    """Crops where the detector (vision/learned/detector.py) found dice: its real errors.
+
+    A find on a flat die (within HIT of its side) is that die's face, cropped where and as big
+    as the detector says; a find on a cocked die, on a die mostly hidden or on no die at all (a
+    print on a tray, a pip of a big die, a shadow) is "none": the classifier must turn those down,
+    since the reader keeps a find only when the classifier sees a face in it.
+    """
+    out = CropSet()
+    for f in finds:
+        near = [d for d in dice if np.hypot(d["x"] - f.x, d["y"] - f.y) < HIT * d["size"]]
+        d = min(near, key=lambda d: np.hypot(d["x"] - f.x, d["y"] - f.y)) if near else None
+        if d is not None and not d["cocked"] and d.get("visible", 1.0) >= MIN_VISIBLE:
+            label, group = class_index(d["face"]), "found_face"
+        elif d is not None and not d["cocked"]:
+            continue  # a die half hidden: neither a face to learn nor a false find
+        else:
+            label, group = class_index(None), "found_cocked" if d else "false_find"
+        crop = small(warp_crop(image, f.x, f.y, CROP_FACTOR * f.size, rng.uniform(0, 360)))
+        out.add(crop, label, dict(tags, group=group, size=f.size))
+    return out
+
+
+def _finds(image, hard: bool):
+    if not hard:
+        return []
+    from .detector import find_dice
+
+    return find_dice(image)
+
+
 def scene_tags(kind: str, c: dict, source: str) -> dict:
     """Condition groups of a synthetic scene (what the figures are broken down by)."""
     tilt = c["tilt"]
@@ -160,6 +192,7 @@ def synth_crops(
     benchmark=False,
     jitter=True,
     cocked_per_die=1,
+    hard=False,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
     `benchmark`) the benchmark's cycle through every condition value (vision.synth)."""
@@ -181,6 +214,7 @@ def synth_crops(
         dice = [t.to_json() for t in scene.dice]
         tags = scene_tags(kind, scene.conditions, "synth")
         out.extend(crops_of_frame(scene.image, dice, rng, tags, per_die, jitter, cocked_per_die))
+        out.extend(crops_at_finds(scene.image, dice, _finds(scene.image, hard), rng, tags))
     return out
 
 
@@ -192,6 +226,7 @@ def sim_crops(
     per_die: int = 1,
     jitter=True,
     cocked_per_die=1,
+    hard=False,
 ):
     """Crops from the simulated table (vision.sim): still frames after throws, each table seeded
     (its own look: table, light, camera height and tilt, lens)."""
@@ -215,6 +250,7 @@ def sim_crops(
             image = cam.read()
             dice = [d for d in cam.truth()["dice"] if not d["moving"]]
             out.extend(crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die))
+            out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
     return out
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 PATCH = 192
 STRIDE = 4
-DIE_PX_RANGE = (7.0, 44.0)  # dice sides, in network input pixels, the detector is taught
+DIE_PX_RANGE = (7.0, 60.0)  # dice sides, in network input pixels, the detector is taught
 SIZE_REF = 16.0  # size head: log(side / SIZE_REF)
 MIN_VISIBLE = 0.5  # a die hidden more than this is masked out (neither die nor table)
 SYNTH_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1600, 1200), (1920, 1080))
@@ -42,7 +42,7 @@ def synth_frame(kind: str, seed: int, i: int) -> tuple[np.ndarray, list[dict]]:
 
     rng = np.random.default_rng([seed, i, 17])
     frame = SYNTH_FRAMES[rng.integers(len(SYNTH_FRAMES))]
-    cond = {"frame": frame, "n_dice": int(rng.integers(2, 29))}
+    cond = {"frame": frame, "n_dice": int(rng.integers(2, 29)), "cocked": int(rng.integers(0, 5))}
     scene = render_scene(kind, np.random.default_rng([seed, i, 19]), **cond)
     return scene.image, [t.to_json() for t in scene.dice]
 
@@ -83,7 +83,7 @@ def _patch(image, dice, scale, rng):
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     small = cv2.resize(image, (sw, sh), interpolation=interp)
-    if dice and rng.random() < 0.8:
+    if dice and rng.random() < 0.65:
         d = dice[rng.integers(len(dice))]
         cx, cy = d["x"] * scale + rng.uniform(-PATCH / 3, PATCH / 3), d["y"] * scale
         cy += rng.uniform(-PATCH / 3, PATCH / 3)

@@ -27,6 +27,7 @@ ONNX_NAME = "dice.onnx"
 META_NAME = "dice.json"
 OPSET = 13
 CHANNELS = (12, 24, 32, 48)
+COCKED_WEIGHT = 3.0  # cocked dice are few (about one a scene) and must all be flagged
 MEAN, SCALE = 128.0, 1 / 64.0  # input = (BGR - MEAN) * SCALE
 
 
@@ -118,7 +119,8 @@ def loss_fn(out, targets, mask):
     m = mask[:, None]
     pos = (t >= 1.0).float()
     neg = (1 - pos) * (1 - t) ** 4
-    lp = -(torch.log(heat) * (1 - heat) ** 2 * pos * m).sum()
+    weight = torch.tensor([1.0, COCKED_WEIGHT]).view(1, 2, 1, 1)
+    lp = -(torch.log(heat) * (1 - heat) ** 2 * pos * m * weight).sum()
     ln = -(torch.log(1 - heat) * heat**2 * neg * m).sum()
     npos = pos.sum().clamp(min=1.0)
     centre = pos.amax(1)
@@ -191,7 +193,7 @@ def main(argv=None) -> int:
     p.add_argument("--scenes", type=int, default=700, help="synthetic photos per kind")
     p.add_argument("--sim-tables", type=int, default=30, help="simulated tables per kind (x 8)")
     p.add_argument("--per-frame", type=int, default=3, help="patches per frame")
-    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--cache", type=Path, help="keep the generated patches in this .npz")
     p.add_argument("--out", type=Path, default=MODELS)
     args = p.parse_args(argv)

@@ -2,9 +2,12 @@
 
 The network was taught dice of DIE_PX_RANGE pixels at its input, and the reader does not know the
 dice's size before it has found them, so it looks coarse to fine: first the frame shrunk to
-FIRST_SIDE pixels (dice that fill a good share of the frame are found there), then at the scale
-that brings the dice found to WANT_PX pixels, or at SECOND_SIDE when none were found. A known
-size (calibration, or the dice of the last frame) skips straight to the right scale: one pass.
+FIRST pixels (dice that fill a good share of the frame are found there), and SECOND.
+Of the looks whose sure finds are of a size the network sees well, the one with the most sure
+finds is kept (a print on the tray, found alone and large at the first look, loses to the dice);
+when the look with the most sure finds is not one of them, its dice's size gives the scale of
+a third, which joins them. A known size (calibration, or the
+dice of the last frame) skips straight to the right scale: one look.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ import numpy as np
 MODELS = Path(__file__).parent / "models"
 ONNX_PATH = MODELS / "dice.onnx"
 META_PATH = MODELS / "dice.json"
-FIRST_SIDE = 192  # longest side of the first look (dice of 1/27 to 1/4 of the frame)
-SECOND_SIDE = 512  # ...of the second when the first found nothing
-WANT_PX = 16.0  # the dice's side at the network's input in the final look
-GOOD_PX = (11.0, 30.0)  # a look whose dice are this big needs no other
+FIRST = 192  # longest side of the first look (big dice: up to a quarter of the frame)
+SECOND = 384  # ...and of the second (dice from 1/40 of the frame)
+WANT_PX = 15.0  # the dice's side at the network's input in the final look
+GOOD_PX = (10.0, 28.0)
+REFINE = 2  # looks at most after the first two  # a look whose dice are this big needs no other
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames)
 MAX_UPSCALE = 1.5
+SURE = 0.5  # heat of the finds whose sizes choose the scale
 PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
 _lock = threading.Lock()
 
@@ -65,34 +70,72 @@ def _net():
 def find_dice(frame: np.ndarray, die_size: float | None = None) -> list[Found]:
     """Every die the detector finds in a BGR frame; `die_size` (frame px) if known."""
     h, w = frame.shape[:2]
-    longest = max(h, w)
     if die_size:
         return look(frame, _bounded(WANT_PX / die_size, h, w))
-    scale = _bounded(FIRST_SIDE / longest, h, w)
+    looks = [_look_at(frame, _bounded(side / max(h, w), h, w)) for side in (FIRST, SECOND)]
+    seen = [lk for lk in looks if lk.px]
+    if not seen:
+        return looks[-1].found
+    good = [lk for lk in seen if GOOD_PX[0] <= lk.px <= GOOD_PX[1]]
+    most = max(seen, key=lambda lk: lk.sure)
+    for _ in range(REFINE):  # the look that sees the most dice sees them too small or too big
+        if most in good:
+            break
+        k = WANT_PX / most.px
+        if most.px < GOOD_PX[0]:
+            k = max(k, 1.5)  # (tiny dice are seen bigger than they are: zoom in at least this)
+        scale = _bounded(most.scale * k, h, w)
+        if abs(scale / most.scale - 1) < 0.1:
+            break  # as near as the frame allows
+        most = _look_at(frame, scale)
+        if most.px and GOOD_PX[0] <= most.px <= GOOD_PX[1]:
+            good.append(most)
+        elif not most.px:
+            break
+    return _likeliest(good or seen).found
+
+
+@dataclass(frozen=True)
+class _Look:
+    scale: float
+    found: list[Found]
+    px: float | None  # the median side of its sure finds, in network pixels
+    sure: int  # how many sure finds
+
+
+def _look_at(frame: np.ndarray, scale: float) -> _Look:
     found = look(frame, scale)
-    side = _median_side(found, scale)
-    if side and GOOD_PX[0] <= side <= GOOD_PX[1]:
-        return found
-    scale = _bounded(scale * WANT_PX / side if side else SECOND_SIDE / longest, h, w)
-    found = look(frame, scale)
-    side = _median_side(found, scale)
-    if side and side < GOOD_PX[0]:  # tiny dice on a big frame: one finer look
-        finer = _bounded(scale * WANT_PX / side, h, w)
-        if finer > scale * 1.2:
-            found = look(frame, finer)
-    return found
+    sure = [f.size for f in found if f.score >= SURE]
+    px = float(np.median(sure)) * scale if sure else None
+    return _Look(scale, found, px, len(sure))
+
+
+def _likeliest(looks: list[_Look]) -> _Look:
+    """Of looks at dice of a good size, the one with the most sure finds, unless a look at
+    bigger dice holds its finds inside its own (the pips of big dice, seen as small dice)."""
+    looks = sorted(looks, key=lambda lk: -lk.sure)
+    best = looks[0]
+    for other in looks[1:]:
+        bigger = other.px and best.px and other.px / other.scale > 2.5 * best.px / best.scale
+        if bigger and _inside(best.found, other.found) > 0.6:
+            return other
+    return best
+
+
+def _inside(small: list[Found], big: list[Found]) -> float:
+    """The share of `small` finds lying within one of the `big` finds' squares."""
+    sure = [f for f in small if f.score >= SURE]
+    if not sure:
+        return 0.0
+    held = sum(
+        any(abs(f.x - b.x) < b.size / 2 and abs(f.y - b.y) < b.size / 2 for b in big) for f in sure
+    )
+    return held / len(sure)
 
 
 def _bounded(scale: float, h: int, w: int) -> float:
     most = (MAX_INPUT_PX / float(h * w)) ** 0.5
     return float(min(scale, most, MAX_UPSCALE))
-
-
-def _median_side(found: list[Found], scale: float) -> float | None:
-    if not found:
-        return None
-    sure = [f.size for f in found if f.score >= 0.5] or [f.size for f in found]
-    return float(np.median(sure)) * scale
 
 
 def look(frame: np.ndarray, scale: float) -> list[Found]:

@@ -55,15 +55,17 @@ def build_model():
 
 
 def make_data(
-    seed: int, scenes: int, sim_tables: int, per_die: int, log, cocked: int = 1
+    seed: int, scenes: int, sim_tables: int, per_die: int, log, cocked: int = 1, hard=False
 ) -> CropSet:
     data = CropSet()
     for kind in KINDS:
         t = time.time()
         # Cocked dice are few and hard (their top face shows, foreshortened); more crops of them
         # (6 per die) helped them but cost flat dice: see docs/vision-learned.md.
-        part = synth_crops(kind, scenes, seed, per_die=per_die, cocked_per_die=cocked)
-        part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, cocked_per_die=cocked))
+        part = synth_crops(kind, scenes, seed, per_die=per_die, cocked_per_die=cocked, hard=hard)
+        part.extend(
+            sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, cocked_per_die=cocked, hard=hard)
+        )
         log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
         data.extend(part)
     return data
@@ -202,8 +204,19 @@ def main(argv=None) -> int:
     p.add_argument("--cocked-crops", type=int, default=1, help="crops per cocked die")
     p.add_argument("--epochs", type=int, default=10)
     p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
+    p.add_argument(
+        "--no-hard",
+        action="store_true",
+        help="leave out the crops where the detector (models/dice.onnx) finds dice",
+    )
     p.add_argument("--out", type=Path, default=MODELS)
     a = p.parse_args(argv)
+    hard = not a.no_hard
+    if hard:
+        from .detector import available
+
+        if not available():
+            p.error("the detector (models/dice.onnx) is missing: train it first, or --no-hard")
 
     import torch
 
@@ -216,14 +229,14 @@ def main(argv=None) -> int:
         print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
 
     log("training crops")
-    data = make_data(a.seed, a.scenes, a.sim_tables, a.per_die, log, a.cocked_crops)
+    data = make_data(a.seed, a.scenes, a.sim_tables, a.per_die, log, a.cocked_crops, hard)
     images, labels = data.arrays()
     x = to_input(list(images))
     log(f"{len(labels)} training crops {class_counts(labels)}")
     model = train(build_model(), x, labels, data.tags, a.epochs, a.seed, log)
 
     log("calibration crops")
-    calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log)
+    calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard)
     c_images, c_labels = calib.arrays()
     c_logits = logits_of(model, to_input(list(c_images)))
     temps, stats = {}, {}
@@ -245,6 +258,7 @@ def main(argv=None) -> int:
             "sim_tables_per_kind": a.sim_tables,
             "crops": int(len(labels)),
             "epochs": a.epochs,
+            "hard_negatives": hard,
             "seconds": round(time.time() - start),
             "torch": torch.__version__,
             "opset": OPSET,
