@@ -1,12 +1,17 @@
 """Still dice in the simulator → the new state at a client of /api/events: p50 and p95.
 
-The whole table runs as `arbitre run --camera sim` does — the simulated table paced to real time
-at 30 fps, the watcher, the reader, the Strike controller, the table, the kiosk served by uvicorn
-— and one SSE client listens. For every throw the camera records, the clock starts at the first
-frame in which the simulator's truth has every die still, and stops when the client receives an
-event whose seq includes the throw. Throws that went to the players («À vérifier») are corrected from
-the simulator's truth, as the demo's players do, left out of the figures (their delay is the
-players'), and counted.
+The whole table runs as `arbitre run --camera sim` does, in real time: the simulated table shows
+the scene as it is at the wall clock's time (frames the reader had no time for are dropped, as a
+camera drops them), the camera loop paces itself to 30 fps, the watcher, the reader, the Strike
+controller, the table and the kiosk served by a real uvicorn on a local port; one SSE client
+listens to /api/events.
+
+The clock: the simulator knows when everything on the table (dice, and the hand that threw them)
+comes to rest — the end of the last move it scheduled. That instant, on the wall clock, starts the
+clock; the SSE client's receipt of the first event carrying the seq of the action the camera
+recorded stops it. Throws that went to the players («À vérifier»; the bench's players correct them
+from the simulator's truth, as the demo's do) are counted apart, not timed: their delay is the
+players'.
 
     .venv/bin/python bench/bench_table_latency.py [--throws 30] [--seed 1] [--size 1280x960]
 """
@@ -21,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import Any
 
 import httpx
 import uvicorn
@@ -39,31 +45,32 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-class StillClock:
-    """Wraps the sim source: notes when the dice become still after moving (wall time, seq)."""
+class RestClock:
+    """Wraps the sim source: notes each instant the table comes to rest (simulated time)."""
 
-    def __init__(self, source: SimTableSource, table: Table) -> None:
-        self.source, self.table = source, table
-        self.moving = False
-        self.still_at: dict[int, float] = {}  # seq at the moment dice became still -> wall time
+    def __init__(self, source: SimTableSource) -> None:
+        self.source = source
         self.name = source.name
+        self.rests: list[float] = []  # the ends of the scheduled moves, as they were scheduled
 
-    def read(self):
+    def read(self) -> Any:
         frame = self.source.read()
-        truth = self.source.cam.truth() if self.source.cam is not None else None
-        if truth is not None:
-            moving = any(d["moving"] for d in truth["dice"]) or truth.get("hand", False)
-            if self.moving and not moving:
-                self.still_at[self.table.seq] = (
-                    time.monotonic()
-                )  # the last rest before the record moves
-            self.moving = moving
+        cam = self.source.cam
+        if cam is not None:
+            end = cam.scene.busy_until()
+            if not self.rests or end != self.rests[-1]:
+                self.rests.append(end)
         return frame
+
+    def rest_before(self, sim_t: float) -> float | None:
+        """The last instant of rest at or before sim_t: when the recorded dice became still."""
+        past = [r for r in self.rests if r <= sim_t]
+        return past[-1] if past else None
 
     def now(self) -> float:
         return self.source.now()
 
-    def on_decision(self, decision) -> None:
+    def on_decision(self, decision: Any) -> None:
         self.source.on_decision(decision)
 
     def close(self) -> None:
@@ -86,12 +93,18 @@ def listen(port: int, pin: str, received: dict[int, float], stop: threading.Even
                     received.setdefault(seq, time.monotonic())
 
 
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--throws", type=int, default=30)
+    parser.add_argument("--throws", type=int, default=30, help="camera-recorded actions to time")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--size", default="1280x960")
-    parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds at most")
     args = parser.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
 
@@ -105,22 +118,28 @@ def main() -> int:
         threading.Thread(target=server.run, daemon=True).start()
         while not server.started:
             time.sleep(0.05)
-        table.new_game({"game": "strike", "players": ["Ana", "Ben", "Cy"]})
-        source = SimTableSource(table, size=(w, h), seed=args.seed)
-        clock = StillClock(source, table)
+        names = ["Ana", "Ben", "Cy", "Dom", "Eli"][: args.players]
+        table.new_game({"game": "strike", "players": names})
+        source = SimTableSource(table, size=(w, h), seed=args.seed, realtime=True)
+        clock = RestClock(source)
         loop = CameraLoop(table, clock, frame_time=clock.now, on_decision=clock.on_decision)
         received: dict[int, float] = {}
+        stills: dict[int, float] = {}  # seq of a camera action -> wall time its dice became still
+        recorded: dict[int, float] = {}  # seq -> wall time the table recorded it
         stop = threading.Event()
         threading.Thread(target=listen, args=(port, table.pin, received, stop), daemon=True).start()
-        threading.Thread(target=loop.run, daemon=True).start()
-        camera: set[int] = set()
+        time.sleep(0.3)  # the client is subscribed before the first throw
 
-        def note(event) -> None:
+        def note(event: Any) -> None:  # runs in the camera thread, as the table records
             last = event.moment.history[-1] if event.moment.history else None
             if event.kind == "action" and last and last["source"] == "camera":
-                camera.add(last["seq"])
+                rest = clock.rest_before(source.now())
+                if rest is not None:
+                    stills[last["seq"]] = source.wall_time(rest)
+                    recorded[last["seq"]] = time.monotonic()
 
         table.add_listener(note)
+        threading.Thread(target=loop.run, daemon=True).start()
         checks = 0
         started = time.monotonic()
         while time.monotonic() - started < args.timeout and not table.state.is_over():
@@ -128,28 +147,25 @@ def main() -> int:
                 pending = table.pending.id  # the players correct it from what lies there
                 resolve_check(table, source.cam, "strike", DemoStats(), source.hand)
                 checks += table.pending is None or table.pending.id != pending
-            if len(camera) >= args.throws:
+            if len(stills) >= args.throws:
                 break
             time.sleep(0.02)
         time.sleep(0.5)
         stop.set()
         loop.stop()
         server.should_exit = True
-    latencies = []
-    for seq_before, still in clock.still_at.items():
-        if seq_before + 1 in camera and seq_before + 1 in received:
-            latencies.append((received[seq_before + 1] - still) * 1000)
+        time.sleep(0.3)
+    latencies = [(received[seq] - t) * 1000 for seq, t in stills.items() if seq in received]
     if not latencies:
-        print(
-            f"no throw was recorded by the camera alone ({checks} went to the players)",
-            file=sys.stderr,
-        )
+        print(f"no action recorded by the camera alone ({checks} checks)", file=sys.stderr)
         return 1
-    latencies.sort()
-    p95 = latencies[min(len(latencies) - 1, round(0.95 * (len(latencies) - 1)))]
+    to_record = [(recorded[seq] - t) * 1000 for seq, t in stills.items()]
     print(
-        f"still dice -> SSE client: n={len(latencies)} p50={statistics.median(latencies):.0f} ms "
-        f"p95={p95:.0f} ms max={latencies[-1]:.0f} ms; checks confirmed: {checks}"
+        f"{args.size}: still dice -> SSE client: n={len(latencies)} "
+        f"p50={statistics.median(latencies):.0f} ms p95={percentile(latencies, 0.95):.0f} ms "
+        f"max={max(latencies):.0f} ms (recorded after p50={statistics.median(to_record):.0f} ms); "
+        f"went to the players (not timed): {checks}; "
+        f"camera frames {loop.stats.frames} in {time.monotonic() - started:.0f} s"
     )
     return 0
 

@@ -92,7 +92,8 @@ class CameraLoop:
         t = self.frame_time()
         self._look_again(watcher)
         event = watcher.feed(frame, t)
-        if t - self._last_preview >= PREVIEW_EVERY_S:
+        settled = event is not None and event.kind == "settled"
+        if not settled and t - self._last_preview >= PREVIEW_EVERY_S:
             self._preview(frame, watcher)
             self._last_preview = t
         if event is None:
@@ -110,7 +111,13 @@ class CameraLoop:
             self.stats.decisions["stale"] = self.stats.decisions.get("stale", 0) + 1
             return None
         dice = event.readings.to_json()["dice"]
-        self._preview(frame, watcher, dice)
+        try:
+            return self._settled(frame, dice)
+        finally:  # the picture after the decision: the record does not wait for it
+            self._preview(frame, watcher, dice)
+            self._last_preview = t
+
+    def _settled(self, frame: np.ndarray, dice: list[dict[str, Any]]) -> Decision | None:
         if self._relook:
             self._relook = False
             looked = ignore("no_change", dice)  # nothing moved: never a throw
@@ -134,7 +141,7 @@ class CameraLoop:
     def _new_watcher(self, kind: str) -> Any:
         from vision import Watcher
 
-        options: dict[str, Any] = {"settle_s": self.settle_s, "votes": self.votes}
+        options: dict[str, Any] = {"settle_s": self.settle_s, "votes": self.votes, "agree": 2}
         if self.reader is not None:
             options["reader"] = self.reader
         arena = "auto" if kind == "strike" else "none"

@@ -12,6 +12,7 @@ simulated frames through the reader to the record.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from kiosk.controllers import Decision
@@ -91,11 +92,19 @@ class SimTableSource:
 
     name = "sim"
 
-    def __init__(self, table: Any, size: tuple[int, int] = (1280, 960), seed: int = 0) -> None:
+    def __init__(
+        self,
+        table: Any,
+        size: tuple[int, int] = (1280, 960),
+        seed: int = 0,
+        realtime: bool = False,
+    ) -> None:
         self.table, self.size, self.seed = table, size, seed
+        self.realtime = realtime
         self.cam: Any = None
         self.hand: SimHand | None = None
         self._for: Any = None
+        self._offset: float | None = None  # wall clock minus simulated time, in real time
         table.add_listener(self._on_event)
 
     def _on_event(self, event: Any) -> None:
@@ -119,7 +128,22 @@ class SimTableSource:
                     edition=edition,
                 )  # fmt: skip
                 self.hand = SimHand(self.table, self.cam)
+                self._offset = None
         return self.cam
+
+    def wall_time(self, sim_t: float) -> float:
+        """The time.monotonic() at which simulated time sim_t is (real-time mode)."""
+        return (self._offset or 0.0) + sim_t
+
+    def _keep_up(self, cam: Any) -> None:
+        """Real time: like a camera, show the table as it is now; frames the reader had no time
+        for are dropped, so simulated time never lags the wall clock."""
+        wall = time.monotonic()
+        if self._offset is None:
+            self._offset = wall - cam.now
+        due = int((wall - self._offset) * cam.fps)
+        if due > cam.frame_index:
+            cam.skip(due - cam.frame_index)
 
     def now(self) -> float:
         return self.cam.now if self.cam is not None else 0.0
@@ -132,6 +156,8 @@ class SimTableSource:
         cam = self._current()
         if cam is None:
             return None
+        if self.realtime:
+            self._keep_up(cam)
         self.hand.step()
         return cam.read()
 

@@ -3,7 +3,8 @@
 A reading taken while dice still roll, or while a hand is over the table, is worse than none. So
 the watcher compares each frame with the previous one on a small grey copy; it reads every frame
 of a still scene, keeps the last `votes` readings, and once the scene has been still for
-`settle_s` seconds keeps, for each die, the face most of them agree on. A die the frames disagree about gets its
+`settle_s` seconds keeps, for each die, the face most of them agree on (or, with `agree`, settles
+at once when the last `agree` readings saw the same: on a slow reader that saves a whole reading). A die the frames disagree about gets its
 confidence lowered in proportion, so the table asks the players rather than guess.
 """
 
@@ -46,9 +47,13 @@ class Watcher:
         settle_s: float = 0.18,
         votes: int = 3,
         reader: Callable[..., Readings] = read,
+        agree: int | None = None,
     ) -> None:
         if votes < 1 or settle_s < 0:
             raise ValueError("votes must be at least 1 and settle_s at least 0")
+        # Once the window has passed, this many last readings that agree die for die are
+        # enough: the scene settles without reading one more frame (default: `votes`).
+        self.agree = votes if agree is None else max(1, min(agree, votes))
         self.dice = check_kind(dice)
         self.calibration = calibration
         self.arena = arena
@@ -81,15 +86,22 @@ class Watcher:
         if self._still_since is None:
             self._still_since = t
         self.state = "settling"
-        self._pending.append(
-            self.reader(frame, dice=self.dice, calibration=self.calibration, arena=self.arena)
-        )
-        del self._pending[: -self.votes]
-        if t - self._still_since < self.settle_s - 1e-6:  # (times are floats)
-            return None
+        elapsed = t - self._still_since >= self.settle_s - 1e-6  # (times are floats)
+        if not (elapsed and self.agree < self.votes and self._agreed()):
+            self._pending.append(
+                self.reader(frame, dice=self.dice, calibration=self.calibration, arena=self.arena)
+            )
+            del self._pending[: -self.votes]
+            if not elapsed:
+                return None
         self.last = vote(self._pending)
         self.state, self._pending = "settled", []
         return WatchEvent("settled", t, self.last)
+
+    def _agreed(self) -> bool:
+        """Whether the last `agree` readings saw the same dice with the same faces."""
+        last = self._pending[-self.agree :]
+        return len(last) == self.agree and all(_same(last[0], r) for r in last[1:])
 
     def reset(self) -> None:
         """Forget the scene: the next still frames are read again (after a new throw, say)."""
@@ -114,6 +126,16 @@ class Watcher:
             self._anchor = small
             return True
         return False
+
+
+def _same(a: Readings, b: Readings) -> bool:
+    if len(a.dice) != len(b.dice):
+        return False
+    for d in a.dice:
+        other = _nearest([[e] for e in b.dice], d)
+        if other is None or (other[0].face, other[0].cocked) != (d.face, d.cocked):
+            return False
+    return True
 
 
 def _differ(a: np.ndarray | None, b: np.ndarray) -> bool:

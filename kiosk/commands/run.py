@@ -70,7 +70,7 @@ def _start_camera(table, config):
     if camera is None or camera.name.startswith("sim"):
         if camera is not None:
             camera.close()
-        camera = SimTableSource(table)
+        camera = SimTableSource(table, realtime=True)
         table.camera_name = "simulated_camera"  # translated on the page
         loop = CameraLoop(table, camera, frame_time=camera.now, on_decision=camera.on_decision)
     else:
