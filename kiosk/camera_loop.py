@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from kiosk.controllers import DICE_KIND, Decision, decide
+from kiosk.controllers import DICE_KIND, Decision, decide, still_cocked
 from kiosk.controllers.decision import ignore
 from kiosk.controllers.strike import agrees
 from kiosk.table import Table
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 PREVIEW_WIDTH = 800  # the arena picture sent to the pages
 PREVIEW_EVERY_S = 0.25
 LOST_BACKOFF_S = (0.2, 0.5, 1.0, 2.0)
+REROLL_WAIT_S = 4.0  # asked to throw a cocked die again and nothing moved: look again, then ask
 
 
 @dataclass
@@ -72,6 +73,9 @@ class CameraLoop:
         self._still: list[dict[str, Any]] | None = None  # the last reading, while nothing moved
         self._looked: Any = None  # the record's dice when the still scene was last read again
         self._relook = False
+        self._reroll_at: float | None = None  # when a re-roll was asked and nothing moved since
+        self._recheck = False
+        self._t = 0.0
         self._moving_seq: int | None = None  # the record's seq when the dice last started moving
         self._last_preview = -1e9
         self._stop = threading.Event()
@@ -89,8 +93,9 @@ class CameraLoop:
             self.table.notice("camera_back")
         self._lost = 0
         self.stats.frames += 1
-        t = self.frame_time()
+        t = self._t = self.frame_time()
         self._look_again(watcher)
+        self._still_cocked(watcher, t)
         event = watcher.feed(frame, t)
         settled = event is not None and event.kind == "settled"
         if not settled and t - self._last_preview >= PREVIEW_EVERY_S:
@@ -101,6 +106,7 @@ class CameraLoop:
         if event.kind == "moving":
             self._armed = True
             self._still = None
+            self._reroll_at, self._recheck = None, False
             self._moving_seq = self.table.seq
             return None
         self.stats.settled += 1
@@ -155,6 +161,10 @@ class CameraLoop:
             return None  # the dice of the last roll, still lying there
         self._sync_before(state)
         decision = decide(state, dice, self._before)
+        if self._recheck:
+            self._recheck = False
+            if decision.kind == "reroll":
+                decision = still_cocked(state, dice)
         self.stats.decisions[decision.kind] = self.stats.decisions.get(decision.kind, 0) + 1
         self._carry_out(decision, frame)
         self._remember(decision, dice)
@@ -197,6 +207,18 @@ class CameraLoop:
         self._moving_seq = self.table.seq
         watcher.reset()
 
+    def _still_cocked(self, watcher: Any, t: float) -> None:
+        """The table asked for a cocked die to be thrown again and nothing moved: read the scene
+        again (the die may have been read cocked by mistake); if it still looks cocked, the
+        players are asked (see `still_cocked`). The table never waits for ever."""
+        if self._reroll_at is None or t - self._reroll_at < REROLL_WAIT_S:
+            return
+        if watcher.state != "settled" or self.table.pending is not None:
+            return
+        self._reroll_at, self._recheck = None, True
+        self._moving_seq = self.table.seq
+        watcher.reset()
+
     def _adopt(self, state: Any) -> None:
         """The players changed the record (answered a check, or entered a throw): the scene they
         answered about, as they corrected it, or else the last reading if nothing moved since,
@@ -226,6 +248,7 @@ class CameraLoop:
             self._armed = False
         elif decision.kind == "reroll":
             self.table.notice("reroll_notice")
+            self._reroll_at = self._t
         elif decision.reasons and decision.reasons[0] == "not_expected":
             self.table.notice("dice_moved_off_turn")
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from kiosk.controllers import Decision
 
+COCKED_WAIT_S = 2.0  # a die left cocked this long is thrown again without being asked
+
 
 class SimHand:
     """The players' hand for the simulated table, paced like people: vision.sim.Follower does the
@@ -31,10 +33,14 @@ class SimHand:
 
         self.table, self.cam = table, cam
         self.follower = Follower(cam)
+        # One hand re-rolls cocked dice, this one: when the table asks, or when a die stays cocked
+        # for COCKED_WAIT_S (a player notices); two owners re-rolled the same die twice over.
+        self.follower.fix_cocked = False
         self.pause_s, self.choose_wait_s = pause_s, choose_wait_s
         self._seen: tuple[Any, int] | None = None
         self._since = 0.0
         self._reroll = False
+        self._cocked_since: float | None = None
         self._go_on = False
 
     def go_on(self) -> None:
@@ -68,13 +74,26 @@ class SimHand:
             self._seen, self._since = seen, self.cam.now
         if self.cam.now - self._since < self.pause_s or self.table.pending is not None:
             return
-        if self._reroll:
-            self._reroll = False
-            self.cam.reroll_cocked(seat=_seat(state))
+        if self._fix_cocked(state):
             return
         waited = self.cam.now - self._since >= self.pause_s + self.choose_wait_s
         if self.follower.step(state, go_on=waited or self._go_on):
             self._go_on = False
+
+    def _fix_cocked(self, state: Any) -> bool:
+        """Throw a cocked die again when asked, or once it has lain cocked for a while. Asked
+        when no die is cocked (the camera misread), the hand has nothing to do: the request
+        lapses, and the table looks again by itself (kiosk.camera_loop)."""
+        if not any(d.plan.cocked for d in self.cam.arena_dice()):
+            self._reroll, self._cocked_since = False, None
+            return False
+        if self._cocked_since is None:
+            self._cocked_since = self.cam.now
+        if not self._reroll and self.cam.now - self._cocked_since < COCKED_WAIT_S:
+            return False
+        self._reroll, self._cocked_since = False, None
+        self.cam.reroll_cocked(seat=_seat(state))
+        return True
 
 
 def _seat(state: Any) -> int:
@@ -98,9 +117,10 @@ class SimTableSource:
         size: tuple[int, int] = (1280, 960),
         seed: int = 0,
         realtime: bool = False,
+        choose_wait_s: float = 4.0,
     ) -> None:
         self.table, self.size, self.seed = table, size, seed
-        self.realtime = realtime
+        self.realtime, self.choose_wait_s = realtime, choose_wait_s
         self.cam: Any = None
         self.hand: SimHand | None = None
         self._for: Any = None
@@ -127,7 +147,7 @@ class SimTableSource:
                     game=state.game.name, seed=self.seed, size=self.size, players=players,
                     edition=edition,
                 )  # fmt: skip
-                self.hand = SimHand(self.table, self.cam)
+                self.hand = SimHand(self.table, self.cam, choose_wait_s=self.choose_wait_s)
                 self._offset = None
         return self.cam
 

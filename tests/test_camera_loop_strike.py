@@ -126,3 +126,18 @@ def test_a_scene_caught_while_the_players_tidy_is_asked(rig):
     cam.show([(4, 500, 200)])  # one 4 taken, the other still in the hand's way: no throw yet
     _settle(loop, cam)
     assert table.seq == 2 and table.pending is not None
+
+
+def test_a_die_read_cocked_that_nobody_throws_again_goes_to_the_players(rig):
+    table, cam, loop = rig
+    cam.show([(4, 300, 200)])
+    _settle(loop, cam)
+    cam.show([(4, 300, 200), (None, 500, 200)])
+    cam.seen = [_die(4, 300, 200), Die(None, 500.0, 200.0, 30.0, True, True, 0.9)]  # "cocked"
+    decisions = _settle(loop, cam)
+    assert [d.kind for d in decisions] == ["reroll"] and table.pending is None
+    # Nobody throws it again (the die lies flat: the reader was wrong): the table must not wait
+    # for ever. It looks again, and since the die still looks cocked, the players are asked.
+    _settle(loop, cam, seconds=5.0)
+    assert table.pending is not None and table.pending.reasons == ["cocked"]
+    assert table.seq == 1, "nothing recorded"

@@ -62,3 +62,41 @@ def test_games_without_dice_show_no_camera(table):
     table.new_game({"game": "joust", "players": ["Ana", "Ben"]})
     source = SimTableSource(table)
     assert source.read() is None
+
+
+def test_a_cocked_die_is_thrown_again_once_not_by_two_hands(table, monkeypatch):
+    """The die lies cocked and the camera has not said so yet: the hand's patience runs out and
+    it throws the die again; the table's request, coming late, must not make a second re-roll
+    (the Follower and this hand used to re-roll the same die each on its own)."""
+    from dataclasses import replace
+
+    from kiosk.controllers.decision import reroll
+
+    table.new_game({"game": "strike", "players": ["Ana", "Ben"]})
+    source = SimTableSource(table, size=(320, 240), seed=4)
+    _run(source, 4)
+    start = source.cam.arena_dice()[0]
+    start.plan = replace(start.plan, cocked=True)  # the start die leans on the wall
+    rerolls = []
+    real = source.cam.reroll_cocked
+    monkeypatch.setattr(
+        source.cam, "reroll_cocked", lambda seat=0: rerolls.append(source.cam.now) or real(seat)
+    )
+    _run(source, 2.5)
+    assert len(rerolls) == 1, "left cocked for 2 s: thrown again"
+    _run(source, 3.0)
+    source.on_decision(reroll([]))  # the camera's late request, about the cocked picture
+    _run(source, 3.0)
+    assert len(rerolls) == 1, "one die, one re-roll"
+    assert not any(d.plan.cocked for d in source.cam.arena_dice())
+
+
+def test_a_re_roll_asked_for_a_die_that_is_not_cocked_lapses(table):
+    from kiosk.controllers.decision import reroll
+
+    table.new_game({"game": "strike", "players": ["Ana", "Ben"]})
+    source = SimTableSource(table, size=(320, 240), seed=4)
+    _run(source, 4)
+    source.on_decision(reroll([]))  # the camera misread a flat die as cocked
+    _run(source, 0.5)
+    assert source.cam.settled and source.hand._reroll is False

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.core import State
 from kiosk.controllers import pair_dice, strike
-from kiosk.controllers.decision import CONFIDENT, REASONS, Decision, ignore
+from kiosk.controllers.decision import CONFIDENT, REASONS, Decision, check, ignore
 
 DICE_KIND = {"strike": "strike", "knister": "pips", "detrak": "detrak"}
 
@@ -28,4 +28,21 @@ def decide(
     return ignore("not_expected", dice)
 
 
-__all__ = ["CONFIDENT", "DICE_KIND", "REASONS", "Decision", "decide"]
+def still_cocked(state: State, dice: list[dict[str, Any]]) -> Decision:
+    """A die read as cocked that nobody threw again: the players say what it shows (or throw
+    it), on the check page, rather than the table waiting for ever."""
+    request = state.dice()
+    counted = [d for d in dice if d.get("in_arena", True) or state.game.name != "strike"]
+    faces = [d.get("face") for d in counted]
+    if request is None:
+        return ignore("not_expected", dice)
+    if request.act == "roll":
+        line: dict[str, Any] = {"act": "roll", "dice": faces}
+    else:
+        line = {"act": request.act, "arena": faces}
+        if request.seat is not None:
+            line["seat"] = request.seat
+    return check(line, ["cocked"], dice)
+
+
+__all__ = ["CONFIDENT", "DICE_KIND", "REASONS", "Decision", "decide", "still_cocked"]

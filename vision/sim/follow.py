@@ -35,6 +35,7 @@ class Follower:
         self.cam = cam
         self.served: str | None = None  # the state whose dice request the table answered
         self.cocked_since: float | None = None
+        self.fix_cocked = True  # False when a caller (kiosk.sim_hand) re-rolls cocked dice itself
 
     def step(self, state: Any, go_on: bool = False) -> str | None:
         """Schedule what the state asks for; returns what was done ("throw", "tidy", ...).
@@ -47,7 +48,7 @@ class Follower:
             return None
         key = state_key(state)
         if key == self.served:
-            return self._fix_cocked()
+            return self._fix_cocked() if self.fix_cocked else None
         if cam.game == "strike" and self._untidy(state):
             return self._tidy(state)
         request = state.dice()
