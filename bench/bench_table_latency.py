@@ -105,6 +105,9 @@ def main() -> int:
     parser.add_argument("--size", default="1280x960")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds at most")
+    parser.add_argument(
+        "--choose-wait", type=float, default=0.5, help="the hand waits this long before going on"
+    )
     args = parser.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
 
@@ -120,7 +123,9 @@ def main() -> int:
             time.sleep(0.05)
         names = ["Ana", "Ben", "Cy", "Dom", "Eli"][: args.players]
         table.new_game({"game": "strike", "players": names})
-        source = SimTableSource(table, size=(w, h), seed=args.seed, realtime=True)
+        source = SimTableSource(
+            table, size=(w, h), seed=args.seed, realtime=True, choose_wait_s=args.choose_wait
+        )
         clock = RestClock(source)
         loop = CameraLoop(table, clock, frame_time=clock.now, on_decision=clock.on_decision)
         received: dict[int, float] = {}

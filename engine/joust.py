@@ -28,6 +28,9 @@ from engine.registry import register
 CARDS = (1, 2, 3, 4, 5, 6)
 TARGET = 6  # points to win
 DEFAULT_TRACK = 24
+# Six cards a seat sum to 21: past 42 squares the knights never meet, every joust is void and the
+# game never ends. Records may hold such tracks (the rules' tests do); a new game may not.
+PLAYABLE_TRACK = 42
 
 
 def joust_points(card0: int, card1: int) -> tuple[int, int]:
@@ -237,6 +240,22 @@ class JoustGame(Game):
         ),
     }
     actions = {"stack": Stack, "reveal": Reveal}
+
+    @classmethod
+    def setup_problem(cls, options: Mapping[str, Any]) -> dict[str, str] | None:
+        """Why these options make no game to start from /setup (French and English), or None.
+
+        The record format accepts any track up to 60, so replaying such a record still works;
+        starting a new game on a track where the knights never meet would never end."""
+        track = options.get("track", DEFAULT_TRACK)
+        if isinstance(track, int) and track > PLAYABLE_TRACK:
+            return {
+                "fr": f"Piste de {track} cases : au plus {PLAYABLE_TRACK}. Au-delà, les chevaliers "
+                "ne se rencontrent jamais, toutes les joutes sont nulles et la partie ne finit pas.",
+                "en": f"A track of {track} squares: {PLAYABLE_TRACK} at most. Beyond, the knights "
+                "never meet, every joust is void and the game never ends.",
+            }
+        return None
 
     def initial_state(self) -> JoustState:
         return JoustState(game=self)

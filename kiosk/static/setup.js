@@ -22,6 +22,23 @@ function drawPlayers() {
     oninput: (e) => (names[i] = e.target.value) })));
 }
 
+// Joust: past 42 squares the knights never meet and the game never ends (engine/joust.py,
+// PLAYABLE_TRACK and JoustGame.setup_problem say the same); records may still hold such tracks.
+const PLAYABLE = { joust: { track: 42 } };
+
+function setupProblem(h) {
+  const limits = PLAYABLE[h.game] || {};
+  for (const [key, most] of Object.entries(limits)) {
+    const value = h.options[key];
+    if (value > most) {
+      return K.lang === "en"
+        ? `A track of ${value} squares: ${most} at most. Beyond, the knights never meet, every joust is void and the game never ends.`
+        : `Piste de ${value} cases : au plus ${most}. Au-delà, les chevaliers ne se rencontrent jamais, toutes les joutes sont nulles et la partie ne finit pas.`;
+    }
+  }
+  return null;
+}
+
 function drawOptions() {
   const spec = catalog[$("game").value];
   $("options").replaceChildren(...Object.entries(spec.options).map(([key, o]) => {
@@ -30,7 +47,8 @@ function drawOptions() {
       input = K.el("select", { "data-option": key },
         o.choices.map((c) => K.el("option", { value: JSON.stringify(c), selected: c === o.default ? "" : null }, String(c))));
     } else {
-      input = K.el("input", { "data-option": key, type: "number", value: o.default, min: o.minimum, max: o.maximum });
+      const most = (PLAYABLE[$("game").value] || {})[key] ?? o.maximum;
+      input = K.el("input", { "data-option": key, type: "number", value: o.default, min: o.minimum, max: most });
     }
     return K.el("label", { title: o.help || "" }, K.el("span", {}, key), " ", input);
   }));
@@ -84,6 +102,8 @@ async function go(url, init) {
   $("lang").onclick = () => { K.toggleLanguage(); words(); drawPlayers(); };
   $("form").onsubmit = (e) => {
     e.preventDefault();
+    const problem = setupProblem(header());
+    if (problem) return K.toast(problem, true);
     go("/api/games", { headers: { "Content-Type": "application/json" }, body: JSON.stringify(header()) });
   };
   $("file").onchange = async () => {
