@@ -17,7 +17,8 @@ from vision.table import TableModel, learn
 _SIDE = 160
 COVER = 0.8  # share of the ellipse the region's own pixels must cover (dice are holes in it)
 MIN_CONTRAST = 12.0  # Lab units between the mat and what surrounds it
-MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
+MIN_FIT = 0.88
+MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from high up)  # intersection over union of region and ellipse for the region to be the arena
 
 
 def find_arena(
@@ -103,7 +104,7 @@ def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
         return None
     c = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(c)
-    if not 0.08 * h * w < area < 0.92 * h * w:
+    if not MIN_AREA * h * w < area < 0.92 * h * w:
         return None
     hull = cv2.convexHull(c)
     pts = c.reshape(-1, 2)

@@ -40,6 +40,7 @@ SAME_COLOUR = 14.0  # Lab a, b units a cocked die's body may differ from the fla
 DARK_KINDS = {"strike": True}  # Strike dice are black; other kinds are told by the frame
 SIZE_DOUBT = 0.15  # a face whose top differs from the dice's side by more than this share...
 SIZE_PENALTY = 0.5  # ...has its raw score scaled by this
+RIM_MARGIN = 0.8  # a die this share of its side past the arena's oval still lies in the arena
 SMALL = 0.6  # blobs whose sides are both below this share of a die's are no dice (pips, crumbs)
 
 
@@ -85,11 +86,22 @@ def _read_learned(frame, kind: str, cal: Calibration | None, arena, start: float
     found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None)
     ellipse = _arena(frame, arena, cal, None, kind)
     if ellipse is not None:
-        found = [replace(d, in_arena=ellipse.contains(d.x, d.y)) for d in found]
+        found = [replace(d, in_arena=in_arena(ellipse, d)) for d in found]
     side = float(np.median([d.size for d in found])) if found else 1.0
     found.sort(key=lambda d: (round(d.y / max(side, 1.0)), d.x))
     ms = (time.perf_counter() - start) * 1000.0
     return Readings(kind, tuple(found), ellipse, ms, (w, h))
+
+
+def in_arena(ellipse: Ellipse, d: Die) -> bool:
+    """Whether a die is in the arena: its centre within the oval grown by RIM_MARGIN of its side.
+
+    A die against the rim leans on the wall or is seen over it (the wall hides the mat's edge
+    from a camera a little off centre), so its centre may lie past the oval found; a die out of
+    the box lies well away from it.
+    """
+    grow = 1.0 + RIM_MARGIN * d.size / max(ellipse.b, 1.0)
+    return ellipse.radius_ratio(d.x, d.y) <= grow
 
 
 def _same_dice(frame: np.ndarray, dice: list[Die]) -> list[Die]:
