@@ -41,6 +41,7 @@ class SimHand:
         self._since = 0.0
         self._reroll = False
         self._cocked_since: float | None = None
+        self._look = False
         self._go_on = False
 
     def go_on(self) -> None:
@@ -53,8 +54,9 @@ class SimHand:
             self._reroll = True
 
     def on_reroll_request(self) -> None:
-        """The players closed a check to throw a cocked die again."""
-        self._reroll = True
+        """The players closed a check to throw the doubtful die again: a cocked die is thrown
+        again; when none is cocked the hand passes over the dice, so the camera looks again."""
+        self._reroll = self._look = True
 
     def threw_for(self, state: Any) -> bool:
         """Whether the hand already threw (or rolled) what this state asks for."""
@@ -85,13 +87,15 @@ class SimHand:
         when no die is cocked (the camera misread), the hand has nothing to do: the request
         lapses, and the table looks again by itself (kiosk.camera_loop)."""
         if not any(d.plan.cocked for d in self.cam.arena_dice()):
-            self._reroll, self._cocked_since = False, None
-            return False
+            look, self._reroll, self._look, self._cocked_since = self._look, False, False, None
+            if look:
+                self.cam.hand_in_view(seat=_seat(state), duration=0.6)
+            return look
         if self._cocked_since is None:
             self._cocked_since = self.cam.now
         if not self._reroll and self.cam.now - self._cocked_since < COCKED_WAIT_S:
             return False
-        self._reroll, self._cocked_since = False, None
+        self._reroll, self._look, self._cocked_since = False, False, None
         self.cam.reroll_cocked(seat=_seat(state))
         return True
 
@@ -128,6 +132,8 @@ class SimTableSource:
         table.add_listener(self._on_event)
 
     def _on_event(self, event: Any) -> None:
+        if event.kind == "reroll" and self.hand is not None:
+            self.hand.on_reroll_request()  # the players closed a check: throw it again
         notices = event.moment.notices if event.kind == "notice" else []
         if notices and str(notices[-1].get("text", "")).startswith("go_on:") and self.hand:
             self.hand.go_on()

@@ -31,30 +31,48 @@ def table(tmp_path):
     t.log.close()
 
 
-STRIKE_OPEN = pytest.mark.xfail(
-    reason="issue 5 is open: the reader still misses Strike dice now and then, and a missed die "
-    "looks like one that left the arena, so a few misreads reach the record (see the closing note)",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "game, players, seed",
-    [
-        pytest.param("strike", 3, 11, marks=STRIKE_OPEN),
-        ("knister", 2, 3),
-        ("detrak", 2, 5),
-    ],
-)
-def test_dice_game_through_the_simulated_camera(table, game, players, seed):
-    opts = DemoOptions(game=game, players=players, seed=seed, size=(640, 480))
-    stats = run_demo(opts, table)
+def _play(table, game, players, seed, **kw):
+    stats = run_demo(
+        DemoOptions(game=game, players=players, seed=seed, size=(640, 480), **kw), table
+    )
     assert table.state.is_over()
     assert table.state.winners()
-    assert stats.slipped == 0, f"misreads reached the record: {stats.wrong_actions}"
     assert stats.readings > 0 and stats.frames > stats.readings
     again = replay(table.record_text()).state
     assert again.view() == table.state.view()
+    return stats
+
+
+@pytest.fixture(scope="module")
+def strike_game(tmp_path_factory):
+    """One whole Strike game with a weak reader, shared by the controller's test (strict) and
+    the reader's (a known failure while issue 5 is open)."""
+    t = Table(load_config(None, data_dir=str(tmp_path_factory.mktemp("strike"))))
+    stats = _play(t, "strike", 2, 4)
+    dice_actions = sum(1 for line in t.record_text().splitlines()[1:] if '"arena"' in line)
+    yield stats, dice_actions
+    t.log.close()
+
+
+def test_strike_no_misread_reaches_the_record_whatever_the_reader(strike_game):
+    stats, _ = strike_game
+    assert stats.slipped == 0, f"misreads reached the record: {stats.wrong_actions}"
+
+
+@pytest.mark.xfail(
+    reason="issue 5 is open: the reader still misses Strike dice often, so the players are "
+    "asked about many throws (docs/table.md)",
+    strict=False,
+)
+def test_strike_reader_records_most_throws_without_asking(strike_game):
+    stats, dice_actions = strike_game
+    assert stats.confirmations <= dice_actions // 4
+
+
+@pytest.mark.parametrize("game, players, seed", [("knister", 2, 3), ("detrak", 2, 6)])
+def test_dice_game_through_the_simulated_camera(table, game, players, seed):
+    stats = _play(table, game, players, seed)
+    assert stats.slipped == 0, f"misreads reached the record: {stats.wrong_actions}"
 
 
 def test_injected_misreads_are_caught(table):
