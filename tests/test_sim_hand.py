@@ -100,3 +100,18 @@ def test_a_re_roll_asked_for_a_die_that_is_not_cocked_lapses(table):
     source.on_decision(reroll([]))  # the camera misread a flat die as cocked
     _run(source, 0.5)
     assert source.cam.settled and source.hand._reroll is False
+
+
+def test_a_check_closed_for_a_re_roll_makes_the_camera_look_again(table):
+    """In `arbitre run` nobody else moves the simulated dice: when the players close a check to
+    throw again and no die is cocked, the hand passes over the table, so the camera sees motion
+    and reads the dice once more instead of the table waiting for ever."""
+    table.new_game({"game": "strike", "players": ["Ana", "Ben"]})
+    source = SimTableSource(table, size=(320, 240), seed=4)
+    _run(source, 4)
+    check = table.propose({"act": "start", "arena": [None]}, ["unreadable"])
+    table.reroll(check.id)
+    before = source.cam.scene.busy_until()
+    _run(source, 0.2)
+    assert source.cam.scene.busy_until() > before, "the hand moves over the table"
+    assert len(source.cam.arena_dice()) == 1, "and leaves the dice where they lie"
