@@ -1,4 +1,6 @@
-"""vision.read on drawn tables: every face of every kind, colours, sizes, frames, clusters, cocked."""
+"""vision.read's classical reader (the fallback when the learned models are absent, and with
+ARBITRE_LEARNED=0) on drawn tables: every face of every kind, colours, sizes, frames, clusters,
+cocked. The learned reader has its own tests (tests/test_read_learned.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,11 @@ COLOURS = {
     "detrak": [("white", "black"), ("yellow", "black"), ("green", "white")],
 }
 CASES = [(k, d, m) for k, pairs in COLOURS.items() for d, m in pairs]
+
+
+@pytest.fixture(autouse=True)
+def classical(monkeypatch):
+    monkeypatch.setenv("ARBITRE_LEARNED", "0")
 
 
 @pytest.mark.parametrize("kind,die,marks", CASES)
