@@ -273,6 +273,7 @@ def _play_with_camera(table: Table, players: Players, opts: DemoOptions, pace: A
             progress = (table.seq, cam.now)
         if stats.frames > opts.max_frames:
             raise DemoStalled(f"no end after {stats.frames} frames at {table.state.view()}")
+    reader.judge(reached_record=False)  # read after the last decision: they reached nothing
     return stats
 
 
