@@ -105,6 +105,7 @@ def main() -> int:
     parser.add_argument("--size", default="1280x960")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds at most")
+    parser.add_argument("--settle", type=float, default=None, help="the watcher's still window, s")
     parser.add_argument(
         "--choose-wait", type=float, default=0.5, help="the hand waits this long before going on"
     )
@@ -127,7 +128,10 @@ def main() -> int:
             table, size=(w, h), seed=args.seed, realtime=True, choose_wait_s=args.choose_wait
         )
         clock = RestClock(source)
-        loop = CameraLoop(table, clock, frame_time=clock.now, on_decision=clock.on_decision)
+        settle = {} if args.settle is None else {"settle_s": args.settle}
+        loop = CameraLoop(
+            table, clock, frame_time=clock.now, on_decision=clock.on_decision, **settle
+        )
         received: dict[int, float] = {}
         stills: dict[int, float] = {}  # seq of a camera action -> wall time its dice became still
         recorded: dict[int, float] = {}  # seq -> wall time the table recorded it

@@ -107,6 +107,7 @@ class CameraLoop:
             self._armed = True
             self._still = None
             self._reroll_at, self._recheck = None, False
+            self._relook = False  # a throw may follow: its reading is decided as any other
             self._moving_seq = self.table.seq
             return None
         self.stats.settled += 1
@@ -205,7 +206,7 @@ class CameraLoop:
             return  # once per record state
         self._looked, self._relook = self._before_dice, True
         self._moving_seq = self.table.seq
-        watcher.reset()
+        watcher.look_again()
 
     def _still_cocked(self, watcher: Any, t: float) -> None:
         """The table asked for a cocked die to be thrown again and nothing moved: read the scene
@@ -217,7 +218,7 @@ class CameraLoop:
             return
         self._reroll_at, self._recheck = None, True
         self._moving_seq = self.table.seq
-        watcher.reset()
+        watcher.look_again()
 
     def _adopt(self, state: Any) -> None:
         """The players changed the record (answered a check, or entered a throw): the scene they

@@ -141,3 +141,17 @@ def test_a_die_read_cocked_that_nobody_throws_again_goes_to_the_players(rig):
     _settle(loop, cam, seconds=5.0)
     assert table.pending is not None and table.pending.reasons == ["cocked"]
     assert table.seq == 1, "nothing recorded"
+
+
+def test_a_throw_that_interrupts_the_second_look_is_still_decided(rig):
+    table, cam, loop = rig
+    cam.show([(4, 300, 200)])
+    _settle(loop, cam)
+    cam.show([(6, 500, 200)])  # the reader misses the 4 next to the new 6: asked
+    _settle(loop, cam)
+    table.reroll(table.pending.id)
+    table.submit({"act": "throw", "seat": 0, "arena": [4, 6]}, source="kiosk")
+    loop.step()  # the table starts its second look at the still scene...
+    cam.show([(4, 300, 200), (6, 500, 200), (3, 400, 100)])  # ...and Ana throws at once
+    decisions = _settle(loop, cam)
+    assert decisions and decisions[-1].kind != "ignore", "the throw is not taken for the look"

@@ -103,6 +103,12 @@ class Watcher:
         last = self._pending[-self.agree :]
         return len(last) == self.agree and all(_same(last[0], r) for r in last[1:])
 
+    def look_again(self) -> None:
+        """Read the still scene once more and settle on it again (a motion meanwhile is told as
+        usual, so a throw that comes first is not lost)."""
+        self.state, self._still_since, self._pending = "settling", None, []
+        self._anchor = self._prev
+
     def reset(self) -> None:
         """Forget the scene: the next still frames are read again (after a new throw, say)."""
         self.state, self._prev, self._still_since, self._pending = "moving", None, None, []
