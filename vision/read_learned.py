@@ -22,8 +22,9 @@ from vision.learned.classes import NONE, kind_classes
 from vision.learned.detector import Found, find_dice
 from vision.readings import Die
 
-SURE_FIND = 0.5  # detector heat above which a die is a die even when its face is unreadable
-MIN_FIND = 0.3  # below this, a find must be confirmed by the classifier seeing a face
+MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
+MIN_COCKED = 0.3  # ...that a cocked find needs
+SURE_FIND = 0.7  # a find the classifier sees no face in is a cocked die when both are this sure
 
 
 def enabled(kind: str) -> bool:
@@ -36,9 +37,9 @@ def enabled(kind: str) -> bool:
 
 def learned_dice(frame: np.ndarray, kind: str, die_size: float | None = None) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena)."""
-    found = [f for f in find_dice(frame, die_size) if f.score >= MIN_FIND or not f.cocked]
-    flat = [f for f in found if not f.cocked]
-    out = [_cocked(f) for f in found if f.cocked]
+    found = find_dice(frame, die_size)
+    out = [_cocked(f, f.cocked_score) for f in found if f.cocked and f.cocked_score >= MIN_COCKED]
+    flat = [f for f in found if not f.cocked and f.flat_score >= MIN_FIND]
     if flat:
         p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in flat], kind)
         names = kind_classes(kind)
@@ -49,8 +50,8 @@ def learned_dice(frame: np.ndarray, kind: str, die_size: float | None = None) ->
     return out
 
 
-def _cocked(f: Found) -> Die:
-    return Die(None, f.x, f.y, f.size, cocked=True, confidence=f.cocked_score)
+def _cocked(f: Found, sure: float) -> Die:
+    return Die(None, f.x, f.y, f.size, cocked=True, confidence=round(sure, 3))
 
 
 def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
@@ -58,10 +59,9 @@ def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
     if names[best] != NONE:
         raw = float(row[best]) * min(1.0, f.flat_score / SURE_FIND)
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
-    if f.flat_score < SURE_FIND:
-        return None  # neither network is sure there is a die here
-    sure = min(f.flat_score, float(row[best]))
-    return Die(None, f.x, f.y, f.size, cocked=True, confidence=sure)
+    if f.flat_score < SURE_FIND or row[best] < SURE_FIND:
+        return None  # not sure enough that there is a die here, and it shows no face
+    return _cocked(f, min(f.flat_score, float(row[best])))
 
 
 def table_key(kind: str) -> str:

@@ -74,6 +74,11 @@ def find_dice(frame: np.ndarray, die_size: float | None = None) -> list[Found]:
         return look(frame, _bounded(WANT_PX / die_size, h, w))
     looks = [_look_at(frame, _bounded(side / max(h, w), h, w)) for side in (FIRST, SECOND)]
     seen = [lk for lk in looks if lk.px]
+    if not seen and looks[-1].found:  # only unsure finds: tiny dice, seen closer they are sure
+        closer = _bounded(looks[-1].scale * 2.0, h, w)
+        if closer > looks[-1].scale * 1.2:
+            looks.append(_look_at(frame, closer))
+            seen = [lk for lk in looks if lk.px]
     if not seen:
         return looks[-1].found
     good = [lk for lk in seen if GOOD_PX[0] <= lk.px <= GOOD_PX[1]]
