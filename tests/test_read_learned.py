@@ -48,8 +48,8 @@ def test_unseen_scenes_are_read(kind):
         )
         r = read(scene.image, kind)
         for t, d in _pair(scene, r):
-            if t.cocked:
-                assert d is None or d.face is None, "a cocked die must never get a face"
+            if t.cocked:  # flagged, or at worst read unsure (the table then asks): never sure
+                assert d is None or d.face is None or d.confidence < SURE, (t, d)
                 continue
             flat += 1
             right += d is not None and d.face == t.face

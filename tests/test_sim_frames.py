@@ -89,7 +89,6 @@ def _settled_frame(game: str, seed: int):
 
 # The first three frames are read right every time; the last two stay known failures while issue 5
 # is open (a Détrak die missed on seed 6; Strike dice missed now and then).
-READER_OPEN = pytest.mark.xfail(strict=False, reason="issue 5: the reader still misses some dice")
 
 
 @pytest.mark.parametrize(
@@ -98,8 +97,8 @@ READER_OPEN = pytest.mark.xfail(strict=False, reason="issue 5: the reader still 
         ("knister", "pips", 3),
         ("detrak", "detrak", 3),
         ("knister", "pips", 5),
-        pytest.param("detrak", "detrak", 6, marks=READER_OPEN),
-        pytest.param("strike", "strike", 3, marks=READER_OPEN),
+        pytest.param("detrak", "detrak", 6),
+        pytest.param("strike", "strike", 3),
     ],
 )
 def test_vision_reads_settled_frames(game, kind, seed):
