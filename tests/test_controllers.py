@@ -164,3 +164,12 @@ def test_strike_without_a_scene_to_check_on_every_throw_asks():
     full = decide(state, [_die(3), _die(5), _die(6)], before=None)
     assert full.kind == "check"  # the players changed the record and no reading agreed since
     assert decide(state, [_die(3), _die(5), _die(6)], before=BEFORE[:2]).kind == "submit"
+
+
+def test_an_unsure_reading_that_matches_the_record_can_be_before():
+    from kiosk.controllers.strike import agrees
+
+    state = _state(*STRIKE_MID)  # the record's arena: 3, 5
+    assert agrees(state, [_die(3, confidence=0.6), _die(5), _die(2, in_arena=False)])
+    assert not agrees(state, [_die(3), _die(None)])
+    assert not agrees(state, [_die(3), _die(6)])

@@ -45,11 +45,12 @@ def outside(dice: Dice) -> int:
 
 
 def agrees(state: State, dice: Dice) -> bool:
-    """Whether a reading shows exactly the record's arena, every die read and sure: such a
-    reading can serve as `before` for the next throw."""
+    """Whether a reading shows exactly the record's arena, every die read: such a reading can
+    serve as `before` for the next throw. An unsure face that matches the record is fine (the
+    record already knows it); dice set aside beside the box count by their place only."""
     inside = _arena_dice(dice)
-    if doubts(inside) or any(d.get("cocked") for d in inside):
-        return False  # dice set aside beside the box count by their place only
+    if any(d.get("face") is None or d.get("cocked") for d in inside):
+        return False
     return _same_arena([d.get("face") for d in inside], state)
 
 
