@@ -298,3 +298,12 @@ def _sse(response) -> list[dict]:
         if "data" in fields:
             out.append({"id": fields["id"], "data": json.loads(fields["data"])})
     return out
+
+
+def test_a_joust_track_where_the_knights_never_meet_is_refused(client, admin) -> None:
+    long = {"game": "joust", "players": ["A", "B"], "options": {"track": 43}}
+    r = client.post("/api/games", json=long, headers=admin)
+    assert r.status_code == 422
+    assert "au plus 42" in r.json()["detail"] and "42 at most" in r.json()["detail"]
+    ok = {"game": "joust", "players": ["A", "B"], "options": {"track": 42}}
+    assert client.post("/api/games", json=ok, headers=admin).status_code == 200

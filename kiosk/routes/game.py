@@ -90,9 +90,25 @@ def start_game(
     access: AdminDep,
     header: HeaderBody,
 ) -> dict[str, Any]:
-    """Start a game from a record header (needs the table PIN); the previous game stays logged."""
+    """Start a game from a record header (needs the table PIN); the previous game stays logged.
+
+    Options a record may hold but no new game should start with (a Joust track where the
+    knights never meet) are refused here, in French then English, as /setup does."""
+    problem = _setup_problem(header)
+    if problem:
+        raise HTTPException(422, f"{problem['fr']} / {problem['en']}")
     judged(table.new_game, header)
     return table.view(access.viewer)
+
+
+def _setup_problem(header: dict[str, Any]) -> dict[str, str] | None:
+    try:
+        cls = game_class(str(header.get("game")))
+    except (KeyError, ValueError):
+        return None  # an unknown game: the table says so itself
+    check = getattr(cls, "setup_problem", None)
+    options = header.get("options")
+    return check(options) if check and isinstance(options, dict) else None
 
 
 @router.post("/games/import")
