@@ -119,3 +119,41 @@ def test_only_the_last_votes_readings_of_the_still_window_are_voted_over():
     assert [(e.kind, round(e.t, 1)) for e in settled] == [("settled", 0.5)]
     assert [d.face for d in settled[0].readings.dice] == [6]
     assert settled[0].readings.dice[0].confidence == pytest.approx(0.95)
+
+
+class HintReader:
+    """A reader that sees two dice of side 48 unless told to look for another size."""
+
+    def __init__(self):
+        self.sizes = []
+
+    def __call__(self, frame, dice, calibration=None, arena="auto"):
+        size = calibration.die_size if calibration else None
+        self.sizes.append(size)
+        found = () if size and abs(size - 48) > 10 else (_die(2), _die(5, x=300.0))
+        return Readings(
+            "pips",
+            tuple(Die(d.face, d.x, 50.0, 48.0, confidence=0.95) for d in found),
+            frame_size=(640, 480),
+        )
+
+
+def test_the_dice_last_settled_on_tell_the_reader_their_size():
+    still, rolling = _frames()
+    reader = HintReader()
+    w = Watcher("pips", arena="none", settle_s=0.2, votes=2, reader=reader)
+    for i, f in enumerate(rolling + [still] * 4):
+        w.feed(f, i / 10)
+    assert reader.sizes and reader.sizes[0] is None  # nothing settled yet: no hint
+    reader.sizes.clear()
+    for i, f in enumerate(rolling + [still] * 4):
+        w.feed(f, 2 + i / 10)
+    assert reader.sizes and all(s == 48.0 for s in reader.sizes)
+
+
+def test_a_hint_that_finds_nothing_is_dropped_for_that_reading():
+    reader = HintReader()
+    w = Watcher("pips", arena="none", reader=reader)
+    w._hint = (20.0, (640, 480))  # dice of another size than those now on the table
+    got = w._read(table(seed=1))
+    assert reader.sizes == [20.0, None] and len(got.dice) == 2

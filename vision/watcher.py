@@ -66,6 +66,21 @@ class Watcher:
         self._anchor: np.ndarray | None = None  # the first frame of the still window
         self._still_since: float | None = None
         self._pending: list[Readings] = []
+        self._hint: tuple[float, tuple[int, int]] | None = None  # last dice's side, frame size
+
+    def _read(self, frame: np.ndarray) -> Readings:
+        """One reading; without a calibrated die size, the side of the dice last settled on
+        tells the reader where to look (the learned reader then looks once, not two to four
+        times). A hinted reading that finds nothing is done again without the hint: the dice may
+        have changed (another game's, a camera moved)."""
+        cal = self.calibration
+        if self._hint and not (cal and cal.die_size):
+            side, size = self._hint
+            hinted = Calibration(size, cal.for_frame(*size).arena if cal else None, side)
+            got = self.reader(frame, dice=self.dice, calibration=hinted, arena=self.arena)
+            if got.dice:
+                return got
+        return self.reader(frame, dice=self.dice, calibration=cal, arena=self.arena)
 
     def feed(self, frame: np.ndarray, t: float | None = None) -> WatchEvent | None:
         """Look at the next frame (t: its time in seconds; now by default).
@@ -88,13 +103,12 @@ class Watcher:
         self.state = "settling"
         elapsed = t - self._still_since >= self.settle_s - 1e-6  # (times are floats)
         if not (elapsed and self.agree < self.votes and self._agreed()):
-            self._pending.append(
-                self.reader(frame, dice=self.dice, calibration=self.calibration, arena=self.arena)
-            )
+            self._pending.append(self._read(frame))
             del self._pending[: -self.votes]
             if not elapsed:
                 return None
         self.last = vote(self._pending)
+        self._hint = _die_size(self.last) or self._hint
         self.state, self._pending = "settled", []
         return WatchEvent("settled", t, self.last)
 
@@ -132,6 +146,14 @@ class Watcher:
             self._anchor = small
             return True
         return False
+
+
+def _die_size(r: Readings | None) -> tuple[float, tuple[int, int]] | None:
+    """The side of the flat dice read fairly surely (median), with the frame's size."""
+    sides = [d.size for d in (r.dice if r else ()) if not d.cocked and d.confidence >= 0.5]
+    if not sides or not r.frame_size[0]:
+        return None
+    return float(np.median(sides)), tuple(r.frame_size)
 
 
 def _same(a: Readings, b: Readings) -> bool:
