@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from test_vision_draw import scatter, table
 
-from vision import Die, Readings, Watcher, vote
+from vision import Die, Ellipse, Readings, Watcher, vote
 
 
 def _frames():
@@ -121,11 +121,15 @@ def test_only_the_last_votes_readings_of_the_still_window_are_voted_over():
     assert settled[0].readings.dice[0].confidence == pytest.approx(0.95)
 
 
+ARENA = Ellipse(320, 240, 200, 150, 0)
+
+
 class HintReader:
     """A reader that sees two dice of side 48 unless told to look for another size."""
 
     def __init__(self):
         self.sizes = []
+        self.arenas = []
 
     def __call__(self, frame, dice, calibration=None, arena="auto"):
         size = calibration.die_size if calibration else None
@@ -149,11 +153,12 @@ def test_the_dice_last_settled_on_tell_the_reader_their_size():
     for i, f in enumerate(rolling + [still] * 4):
         w.feed(f, 2 + i / 10)
     assert reader.sizes and all(s == 48.0 for s in reader.sizes)
+    assert all(a == ARENA for a in reader.arenas[-len(reader.sizes) :])  # no search
 
 
 def test_a_hint_that_finds_nothing_is_dropped_for_that_reading():
     reader = HintReader()
     w = Watcher("pips", arena="none", reader=reader)
-    w._hint = (20.0, (640, 480))  # dice of another size than those now on the table
+    w._hint = (20.0, (640, 480), None)  # dice of another size than those now on the table
     got = w._read(table(seed=1))
     assert reader.sizes == [20.0, None] and len(got.dice) == 2
