@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 
 from vision.readings import Ellipse
+from vision.shrink import shrink
 from vision.table import TableModel, learn
 
 _SIDE = 160
@@ -29,16 +30,17 @@ def find_arena(
     model: the frame's table colours if already learned (vision/table.py), its labels being the
     frame shrunk by `scale`; otherwise they are learned here.
     """
+    small_lab = None
     if model is None:
         h, w = bgr.shape[:2]
         scale = _SIDE / max(h, w)
-        small = cv2.resize(
-            bgr, (max(8, int(w * scale)), max(8, int(h * scale))), interpolation=cv2.INTER_AREA
-        )
+        small = shrink(bgr, (max(8, int(w * scale)), max(8, int(h * scale))))
+        small_lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         small = cv2.GaussianBlur(small, (3, 3), 0)
         model = learn(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), lookup=False)
     labels = model.labels
-    small_lab = _small_lab(bgr, labels.shape)
+    if small_lab is None:
+        small_lab = _small_lab(bgr, labels.shape)
     best: tuple[float, Ellipse] | None = None
     for c in range(len(model.centres)):
         region = (labels == c).astype(np.uint8) * 255

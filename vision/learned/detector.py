@@ -149,7 +149,7 @@ def look(frame: np.ndarray, scale: float) -> list[Found]:
     h, w = frame.shape[:2]
     sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
     interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    small = cv2.resize(frame, (sw, sh), interpolation=interp)
+    small = cv2.resize(frame, (sw, sh), interpolation=interp)  # (as in training: detect_data)
     m = int(meta["multiple"])
     pw, ph = -(-sw // m) * m, -(-sh // m) * m
     if (pw, ph) != (sw, sh):
