@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import cv2  # noqa: E402
 
 from vision.sim import SimCamera  # noqa: E402
-from vision.sim.drivers import game_for  # noqa: E402
+from vision.sim.drivers import game_for, settled_throw  # noqa: E402
 
 
 def main() -> int:
@@ -74,16 +74,7 @@ def read_check(tables: int, size: str) -> int:
     for game, kind in (("strike", "strike"), ("knister", "pips"), ("detrak", "detrak")):
         dice = found = right = 0
         for seed in range(tables):
-            cam = SimCamera(game, seed=seed, size=(w, h))
-            if game == "strike":
-                cam.place_start()
-                for _ in range(3):
-                    cam.throw(1)
-                if any(d.plan.cocked for d in cam.arena_dice()):
-                    cam.reroll_cocked()
-            else:
-                cam.roll_two()
-            cam.skip(cam.frames_until_settled())
+            cam = settled_throw(game, seed, (w, h))
             readings = read(cam.read(), dice=kind).dice
             for die in cam.truth()["dice"]:
                 if not die["in_arena"]:

@@ -54,9 +54,9 @@ def test_a_hidden_die_is_masked_not_taught():
 
 
 def test_two_peaks_on_one_die_give_one_die():
-    a = detector.Found(10, 10, 20, False, 0.9, 0.9, 0.1)
-    b = detector.Found(14, 12, 20, False, 0.6, 0.6, 0.1)
-    c = detector.Found(40, 10, 20, False, 0.5, 0.5, 0.1)
+    a = detector.Found(10, 10, 20, 0.9, 0.1)
+    b = detector.Found(14, 12, 20, 0.6, 0.1)
+    c = detector.Found(40, 10, 20, 0.5, 0.1)
     assert detector._apart([b, a, c]) == [a, c]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from engine.record import replay
 from kiosk.cli import main
-from vision.sim import SimCamera
+from vision.sim.drivers import settled_throw
 
 
 def test_sim_frames_writes_frames_truth_and_a_replayable_record(tmp_path, capsys):
@@ -73,16 +73,7 @@ def test_sim_frames_refuses_bad_arguments(tmp_path, bad, capsys):
 
 
 def _settled_frame(game: str, seed: int):
-    cam = SimCamera(game, seed=seed)
-    if game == "strike":
-        cam.place_start()
-        for _ in range(3):
-            cam.throw(1)
-        if any(d.plan.cocked for d in cam.arena_dice()):
-            cam.reroll_cocked()
-    else:
-        cam.roll_two()
-    cam.skip(cam.frames_until_settled())
+    cam = settled_throw(game, seed)
     frame = cam.read()
     return frame, cam.truth()
 

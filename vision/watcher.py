@@ -111,7 +111,7 @@ class Watcher:
             if not elapsed:
                 return None
         self.last = vote(self._pending)
-        self._hint = _die_size(self.last) or self._hint
+        self._hint = _hint_of(self.last) or self._hint
         self.state, self._pending = "settled", []
         return WatchEvent("settled", t, self.last)
 
@@ -151,7 +151,7 @@ class Watcher:
         return False
 
 
-def _die_size(r: Readings | None) -> tuple | None:
+def _hint_of(r: Readings | None) -> tuple | None:
     """The side of the flat dice read fairly surely (median), the frame's size and the arena."""
     sides = [d.size for d in (r.dice if r else ()) if not d.cocked and d.confidence >= 0.5]
     if not sides or not r.frame_size[0]:

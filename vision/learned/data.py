@@ -239,19 +239,28 @@ def sim_crops(
         size = SIM_FRAMES[rng.integers(len(SIM_FRAMES))]
         cam = SimCamera(game=SIM_GAMES[kind], seed=seed * 1000 + t, size=size)
         tags = {"kind": kind, "source": "sim", "frame": f"{size[0]}x{size[1]}"}
-        for f in range(frames_per_table):
-            if kind == "strike":
-                if f % 4 == 0:
-                    cam.clear()
-                cam.throw(int(rng.integers(2, 7)), gather=bool(f % 4 == 0))
-            else:
-                cam.roll_two()
-            cam.skip(cam.frames_until_settled())
-            image = cam.read()
-            dice = [d for d in cam.truth()["dice"] if not d["moving"]]
+        for image, dice in still_frames(cam, rng, frames_per_table, fewest=2):
             out.extend(crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die))
             out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
     return out
+
+
+def still_frames(cam, rng, frames: int, fewest: int = 1):
+    """Still frames of a simulated table, each after a throw (Strike: 'fewest'..6 dice, the
+    arena cleared every 4 throws) or a roll of the two dice, with the dice at rest.
+
+    A generator: it draws from `rng` only when the next frame is asked for, so callers that draw
+    from the same `rng` between frames keep their sequence of draws."""
+    for f in range(frames):
+        if cam.game == "strike":
+            if f % 4 == 0:
+                cam.clear()
+            cam.throw(int(rng.integers(fewest, 7)), gather=bool(f % 4 == 0))
+        else:
+            cam.roll_two()
+        cam.skip(cam.frames_until_settled())
+        image = cam.read()
+        yield image, [d for d in cam.truth()["dice"] if not d["moving"]]
 
 
 def class_counts(labels) -> dict:

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .data import still_frames
+
 PATCH = 192
 STRIDE = 4
 DIE_PX_RANGE = (7.0, 60.0)  # dice sides, in network input pixels, the detector is taught
@@ -54,16 +56,7 @@ def sim_frames(kind: str, seed: int, table: int, frames: int):
     rng = np.random.default_rng([seed, table, 23])
     size = SIM_SIZES[rng.integers(len(SIM_SIZES))]
     cam = SimCamera(game=SIM_GAMES[kind], seed=seed * 1000 + table, size=size)
-    for f in range(frames):
-        if kind == "strike":
-            if f % 4 == 0:
-                cam.clear()
-            cam.throw(int(rng.integers(1, 7)), gather=bool(f % 4 == 0))
-        else:
-            cam.roll_two()
-        cam.skip(cam.frames_until_settled())
-        image = cam.read()
-        yield image, [d for d in cam.truth()["dice"] if not d["moving"]]
+    yield from still_frames(cam, rng, frames, fewest=1)
 
 
 def patches_of_frame(image: np.ndarray, dice: list[dict], rng, count: int) -> Patches:

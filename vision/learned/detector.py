@@ -43,10 +43,16 @@ class Found:
     x: float
     y: float
     size: float
-    cocked: bool
-    score: float  # the heat of its centre, flat or cocked channel (0..1)
-    flat_score: float
-    cocked_score: float
+    flat_score: float  # the heat of its centre in the flat channel (0..1)
+    cocked_score: float  # ...and in the cocked one
+
+    @property
+    def cocked(self) -> bool:
+        return self.cocked_score > self.flat_score
+
+    @property
+    def score(self) -> float:
+        return max(self.flat_score, self.cocked_score)
 
 
 def available() -> bool:
@@ -179,16 +185,13 @@ def decode(maps: np.ndarray, meta: dict, sx: float, sy: float, size: tuple[int, 
         side = ref * float(np.exp(maps[2, i, j]))
         x = (j + float(maps[3, i, j]) + 0.5) * stride - 0.5
         y = (i + float(maps[4, i, j]) + 0.5) * stride - 0.5
-        flat, cocked = float(heat[0, i, j]), float(heat[1, i, j])
         out.append(
             Found(
                 x=(x + 0.5) / sx - 0.5,
                 y=(y + 0.5) / sy - 0.5,
                 size=side / ((sx + sy) / 2),
-                cocked=cocked > flat,
-                score=max(flat, cocked),
-                flat_score=flat,
-                cocked_score=cocked,
+                flat_score=float(heat[0, i, j]),
+                cocked_score=float(heat[1, i, j]),
             )
         )
     return _apart(out)

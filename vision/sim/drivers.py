@@ -28,6 +28,23 @@ class Event:
     action: dict[str, Any] | None = None
 
 
+def settled_throw(game: str, seed: int, size: tuple[int, int] = (1280, 960)) -> SimCamera:
+    """A table with one throw's dice at rest (Strike: a start die and three throws of one die,
+    a cocked die thrown again; the other games: the two dice rolled): the still scene the
+    reader's checks and benchmarks look at. The next `read()` shows it."""
+    cam = SimCamera(game, seed=seed, size=size)
+    if game == "strike":
+        cam.place_start()
+        for _ in range(3):
+            cam.throw(1)
+        if any(d.plan.cocked for d in cam.arena_dice()):
+            cam.reroll_cocked()
+    else:
+        cam.roll_two()
+    cam.skip(cam.frames_until_settled())
+    return cam
+
+
 def strike_game(
     cam: SimCamera, bot: str = "greedy", seed: int = 0, record: list | None = None
 ) -> Iterator[Event]:
