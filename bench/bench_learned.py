@@ -27,7 +27,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.learned import runtime  # noqa: E402
-from vision.learned.classes import CLASSES, KINDS, NONE  # noqa: E402
+from vision.learned.classes import CLASSES, COCKED, KINDS, NONE  # noqa: E402
 from vision.learned.data import CropSet, sim_crops, synth_crops  # noqa: E402
 
 SIZE_BANDS = ((18, 24), (24, 36), (36, 60), (60, 100), (100, 151))
@@ -76,7 +76,7 @@ def score(data: CropSet, kind: str) -> dict:
             "share_at_0.9": round(float(sure.mean()), 4),
             "accuracy_at_0.9": round(float(right[idx][sure].mean()), 4) if sure.any() else None,
         }
-    faces = np.array([t != NONE for t in truth])
+    faces = np.array([t not in (NONE, COCKED) for t in truth])
     table["faces_called_none"] = round(
         float(np.mean([p == NONE for p, f in zip(pred, faces, strict=True) if f])), 4
     )

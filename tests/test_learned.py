@@ -30,7 +30,9 @@ HELD_OUT_SEED = 4242  # never used by training (2026, 2027, 2526, 2527) nor the 
 
 
 def test_model_is_there_small_and_loads_through_cv2_dnn():
-    assert ONNX_PATH.stat().st_size < 1_000_000
+    models = ONNX_PATH.parent
+    assert ONNX_PATH.stat().st_size < 2_000_000
+    assert sum(f.stat().st_size for f in models.iterdir()) < 5_000_000  # issue 5's bound
     net = cv2.dnn.readNetFromONNX(str(ONNX_PATH))
     net.setInput(np.zeros((2, 3, 32, 32), np.float32))
     assert net.forward().shape == (2, len(CLASSES))
@@ -42,7 +44,7 @@ def test_held_out_generated_crops(kind):
     data = synth_crops(kind, 6, HELD_OUT_SEED)
     images, labels = data.arrays()
     result = classify_faces(list(images), kind)
-    truth = [None if CLASSES[i] == "none" else CLASSES[i] for i in labels]
+    truth = [None if CLASSES[i] in ("none", "cocked") else CLASSES[i] for i in labels]
     right = np.array([face == t for (face, _), t in zip(result, truth, strict=True)])
     assert len(right) > 100
     assert right.mean() >= MIN_ACCURACY, f"{kind}: {right.mean():.3f} right"

@@ -101,3 +101,38 @@ def test_classical_reader_when_asked(monkeypatch):
     img = table(seed=3)
     scatter(img, [2, 5], 48, seed=3)
     assert sorted(d.face for d in read(img, "pips", arena="none").dice) == [2, 5]
+
+
+def _row(names, best, p=0.95):
+    """A probability row over `names` with `best` at p and the rest shared out."""
+    row = np.full(len(names), (1 - p) / (len(names) - 1))
+    row[names.index(best)] = p
+    return row
+
+
+def test_what_the_classifier_says_of_each_find_decides_its_die():
+    """The rules between the two networks, on made-up outputs: a face only on a flat find the
+    classifier reads; "cocked" from either network flags the die; "no die" drops a find unless
+    both networks are sure a die is there."""
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    names = kind_classes("pips")
+    flat = Found(10.0, 20.0, 30.0, flat_score=0.9, cocked_score=0.1)
+    unsure_flat = Found(10.0, 20.0, 30.0, flat_score=0.4, cocked_score=0.1)
+    tilted = Found(10.0, 20.0, 30.0, flat_score=0.2, cocked_score=0.5)
+    sure_tilted = Found(10.0, 20.0, 30.0, flat_score=0.2, cocked_score=0.8)
+
+    read4 = read_learned._flat(flat, _row(names, 4), names, "pips")
+    assert (read4.face, read4.cocked) == (4, False)
+    assert (
+        read4.confidence > read_learned._flat(unsure_flat, _row(names, 4), names, "pips").confidence
+    )
+    on_edge = read_learned._flat(flat, _row(names, "cocked"), names, "pips")
+    assert (on_edge.face, on_edge.cocked) == (None, True)
+    assert read_learned._flat(unsure_flat, _row(names, "none"), names, "pips") is None
+    assert read_learned._flat(flat, _row(names, "none"), names, "pips").cocked
+
+    assert read_learned._tilted(tilted, _row(names, 6), names).cocked  # never a face off an edge
+    assert read_learned._tilted(tilted, _row(names, "none"), names) is None  # a print
+    assert read_learned._tilted(sure_tilted, _row(names, "none"), names).cocked

@@ -3,11 +3,11 @@ classifier reads each flat die's top face from a full-resolution crop (vision/le
 
 Each network does what it is good at: the detector sees the whole frame small (where a die is, how
 big, whether it lies flat), the classifier sees one die large (which face). A flat die whose crop
-the classifier calls "no die" is either a false find (a print on the tray, a pip of a big die:
-dropped when the detector was unsure too) or a die whose top face is not a face, which is what
-a cocked die shows (the classifier was taught the detector's finds on cocked dice as "no die"):
-it is reported cocked, face None, so the table has it rolled again or asks. A face is never
-guessed.
+the classifier calls "cocked" (a tilted top face, a side face showing: it was taught the
+detector's finds on cocked dice) is reported cocked, face None, so the table has it rolled again
+or asks. One it calls "no die" is a false find (a print on the tray, a pip of a big die) and is
+dropped, unless both networks are sure: a die is there and shows no face it knows, which is
+reported cocked too (the table asks). A face is never guessed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.confidence import calibrated
 from vision.learned import available, crop_die, detector, probabilities
-from vision.learned.classes import NONE, kind_classes
+from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
 from vision.readings import Die
 
@@ -37,25 +37,41 @@ def enabled(kind: str) -> bool:
 
 def learned_dice(frame: np.ndarray, kind: str, die_size: float | None = None) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena)."""
-    found = find_dice(frame, die_size)
-    out = [_cocked(f, f.cocked_score) for f in found if f.cocked and f.cocked_score >= MIN_COCKED]
-    flat = [f for f in found if not f.cocked and f.flat_score >= MIN_FIND]
-    if flat:
-        p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in flat], kind)
-        names = kind_classes(kind)
-        for f, row in zip(flat, p, strict=True):
-            die = _flat(f, row, names, kind)
-            if die is not None:
-                out.append(die)
+    found = [f for f in find_dice(frame, die_size) if _worth_a_look(f)]
+    if not found:
+        return []
+    p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
+    names = kind_classes(kind)
+    out = []
+    for f, row in zip(found, p, strict=True):
+        die = _tilted(f, row, names) if f.cocked else _flat(f, row, names, kind)
+        if die is not None:
+            out.append(die)
     return out
+
+
+def _worth_a_look(f: Found) -> bool:
+    return f.cocked_score >= MIN_COCKED if f.cocked else f.flat_score >= MIN_FIND
 
 
 def _cocked(f: Found, sure: float) -> Die:
     return Die(None, f.x, f.y, f.size, cocked=True, confidence=round(sure, 3))
 
 
+def _tilted(f: Found, row: np.ndarray, names: tuple) -> Die | None:
+    """A find the detector calls cocked: cocked, whatever face the classifier sees on it (a
+    face is never read off a die that may be on its edge), unless the classifier sees no die
+    there and the detector was not sure either (the prints of a tray)."""
+    best = int(row.argmax())
+    if names[best] == NONE and f.cocked_score < SURE_FIND:
+        return None
+    return _cocked(f, f.cocked_score)
+
+
 def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
     best = int(row.argmax())
+    if names[best] == COCKED:
+        return _cocked(f, float(row[best]) * min(1.0, f.flat_score / SURE_FIND))
     if names[best] != NONE:
         raw = float(row[best]) * min(1.0, f.flat_score / SURE_FIND)
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))

@@ -1,13 +1,17 @@
 """The faces the learned classifier knows, and which of them each kind of die can show.
 
-One network scores every class; a kind keeps only its own faces plus "none" (a softmax over that
-subset), so pips, Strike and Détrak share what they have in common (pip layouts 2..6, die edges,
-background, cocked dice) and never confuse a Strike "X" with a pip 1 or a Détrak "cross".
+One network scores every class; a kind keeps only its own faces plus "cocked" and "none" (a
+softmax over that subset), so pips, Strike and Détrak share what they have in common (pip layouts
+2..6, die edges, background, cocked dice) and never confuse a Strike "X" with a pip 1 or a Détrak
+"cross". "cocked" (a die on an edge: its top face tilted, a side face showing) has its own class
+apart from "none" (no die: the table, a print, half a die): the reader flags the first for a
+re-roll and drops the second, and the two look nothing alike.
 """
 
 from __future__ import annotations
 
 NONE = "none"
+COCKED = "cocked"
 CLASSES: tuple = (
     1,
     2,
@@ -22,6 +26,7 @@ CLASSES: tuple = (
     "triangle",
     "circle",
     "cross",
+    COCKED,
     NONE,
 )
 KIND_FACES: dict[str, tuple] = {
@@ -39,8 +44,8 @@ def check_kind(kind: str) -> str:
 
 
 def kind_classes(kind: str) -> tuple:
-    """The classes a die of this kind can be given, "none" last."""
-    return KIND_FACES[check_kind(kind)] + (NONE,)
+    """The classes a die of this kind can be given, "cocked" and "none" last."""
+    return KIND_FACES[check_kind(kind)] + (COCKED, NONE)
 
 
 def kind_indices(kind: str) -> list[int]:
@@ -49,9 +54,9 @@ def kind_indices(kind: str) -> list[int]:
 
 
 def class_index(face) -> int:
-    """Index in CLASSES of a truth face (None, a cocked die or no die, is "none")."""
+    """Index in CLASSES of a truth face: None is "none" (no die), "cocked" a die on an edge."""
     if face is None:
         return CLASSES.index(NONE)
     if face not in CLASSES:
-        raise ValueError(f"face {face!r}: expected one of {CLASSES[:-1]} or None")
+        raise ValueError(f"face {face!r}: expected one of {CLASSES[:-2]}, {COCKED!r} or None")
     return CLASSES.index(face)

@@ -7,8 +7,8 @@ generators: the same arguments give the same crops.
 Positives: each flat die whose top face is at least 85 % visible, cropped by the convention of
 crops.py with the jitter an imperfect detector brings (centre off by up to JITTER_SHIFT of the
 side, crop side off by up to JITTER_SCALE) and turned by any angle.
-Negatives ("none"): cocked dice; table crops away from every die; crops half off a die; the point
-where two dice touch. A crop with another die's centre near its own centre is never a negative.
+Cocked dice are their own class ("cocked"). Negatives ("none"): table crops away from every die;
+crops half off a die; the point where two dice touch. A crop with another die's centre near its own centre is never a negative.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .classes import CLASSES, NONE, check_kind, class_index
+from .classes import CLASSES, COCKED, NONE, check_kind, class_index
 from .crops import CROP_FACTOR, INPUT, warp_crop
 
 JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
@@ -91,7 +91,7 @@ def crops_of_frame(
             for _ in range(cocked_per_die):
                 out.add(
                     jittered(image, d["x"], d["y"], d["size"], rng, jitter),
-                    class_index(None),
+                    class_index(COCKED),
                     dict(tags, group="cocked", size=d["size"]),
                 )
             continue
@@ -138,9 +138,9 @@ def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
     """Crops where the detector (vision/learned/detector.py) found dice: its real errors.
 
     A find on a flat die (within HIT of its side) is that die's face, cropped where and as big
-    as the detector says; a find on a cocked die, on a die mostly hidden or on no die at all (a
-    print on a tray, a pip of a big die, a shadow) is "none": the classifier must turn those down,
-    since the reader keeps a find only when the classifier sees a face in it.
+    as the detector says; a find on a cocked die is "cocked"; a find on no die at all (a print on
+    a tray, a pip of a big die, a shadow) is "none": the classifier must turn those down, since
+    the reader keeps a find only when the classifier sees a face (or a cocked die) in it.
     """
     out = CropSet()
     for f in finds:
@@ -150,8 +150,10 @@ def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
             label, group = class_index(d["face"]), "found_face"
         elif d is not None and not d["cocked"]:
             continue  # a die half hidden: neither a face to learn nor a false find
+        elif d is not None:
+            label, group = class_index(COCKED), "found_cocked"
         else:
-            label, group = class_index(None), "found_cocked" if d else "false_find"
+            label, group = class_index(None), "false_find"
         crop = small(warp_crop(image, f.x, f.y, CROP_FACTOR * f.size, rng.uniform(0, 360)))
         out.add(crop, label, dict(tags, group=group, size=f.size))
     return out

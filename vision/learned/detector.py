@@ -78,7 +78,9 @@ def find_dice(frame: np.ndarray, die_size: float | None = None) -> list[Found]:
     h, w = frame.shape[:2]
     if die_size:
         return look(frame, _bounded(WANT_PX / die_size, h, w))
-    looks = [_look_at(frame, _bounded(side / max(h, w), h, w)) for side in (FIRST, SECOND)]
+    first, second = (_bounded(side / max(h, w), h, w) for side in (FIRST, SECOND))
+    base = resized(frame, second)  # the first look shrinks this copy, not the whole frame again
+    looks = [_look_at(frame, first, base), _look_at(frame, second, base)]
     seen = [lk for lk in looks if lk.px]
     if not seen and looks[-1].found:  # only unsure finds: tiny dice, seen closer they are sure
         closer = _bounded(looks[-1].scale * 2.0, h, w)
@@ -114,8 +116,8 @@ class _Look:
     sure: int  # how many sure finds
 
 
-def _look_at(frame: np.ndarray, scale: float) -> _Look:
-    found = look(frame, scale)
+def _look_at(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> _Look:
+    found = look(frame, scale, base)
     sure = [f.size for f in found if f.score >= SURE]
     px = float(np.median(sure)) * scale if sure else None
     return _Look(scale, found, px, len(sure))
@@ -149,13 +151,25 @@ def _bounded(scale: float, h: int, w: int) -> float:
     return float(min(scale, most, MAX_UPSCALE))
 
 
-def look(frame: np.ndarray, scale: float) -> list[Found]:
-    """The dice found with the frame resized by `scale`."""
-    meta = _meta()
+def resized(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> np.ndarray:
+    """The frame resized by `scale` as in training (detect_data), from `base` when given: a copy
+    of the frame already shrunk, no smaller than asked (area averages of area averages are
+    the same pixels, made from far fewer)."""
     h, w = frame.shape[:2]
     sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
-    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    small = cv2.resize(frame, (sw, sh), interpolation=interp)  # (as in training: detect_data)
+    src = base if base is not None and base.shape[1] >= sw and base.shape[0] >= sh else frame
+    if src.shape[:2] == (sh, sw):
+        return src
+    interp = cv2.INTER_AREA if sw < src.shape[1] else cv2.INTER_LINEAR
+    return cv2.resize(src, (sw, sh), interpolation=interp)
+
+
+def look(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> list[Found]:
+    """The dice found with the frame resized by `scale` (see resized for `base`)."""
+    meta = _meta()
+    h, w = frame.shape[:2]
+    small = resized(frame, scale, base)
+    sh, sw = small.shape[:2]
     m = int(meta["multiple"])
     pw, ph = -(-sw // m) * m, -(-sh // m) * m
     if (pw, ph) != (sw, sh):

@@ -2,8 +2,8 @@
 
 The network and its metadata (faces.json: classes, input size, per-kind temperatures) are loaded
 once and kept. A batch of crops goes through the network in one forward pass; each kind takes the
-softmax of its own faces plus "none" at its calibrated temperature, so a confidence of 0.9 or
-more was right at least 99 % of the time on held-out generated crops.
+softmax of its own faces plus "cocked" and "none" at its calibrated temperature, so a confidence
+of 0.9 or more was right at least 99 % of the time on held-out generated crops.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classes import CLASSES, NONE, check_kind, kind_classes, kind_indices
+from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes, kind_indices
 from .crops import INPUT, to_input
 
 MODELS = Path(__file__).parent / "models"
@@ -71,7 +71,8 @@ def logits(crops: list[np.ndarray]) -> np.ndarray:
 
 
 def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
-    """N x (faces of the kind + "none") calibrated probabilities, in kind_classes(kind) order."""
+    """N x (faces of the kind, "cocked", "none") calibrated probabilities, in kind_classes(kind)
+    order."""
     check_kind(kind)
     z = logits(crops)[:, kind_indices(kind)] / float(_meta()["temperatures"][kind])
     z -= z.max(axis=1, keepdims=True)
@@ -80,10 +81,13 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
 
 
 def classify_faces(crops: list[np.ndarray], kind: str) -> list[tuple[object, float]]:
-    """(face, probability) per crop; face None when the crop shows no readable flat die (table,
-    a cocked die, half a die, two dice). Crops follow vision.learned.crops.crop_die: a square of
+    """(face, probability) per crop; face None when the crop shows no readable flat die (a
+    cocked die, the table, half a die, two dice: vision/read_learned.py tells the first apart). Crops follow vision.learned.crops.crop_die: a square of
     1.3 x the die's side centred on its top face, BGR, any size (resized to the network's)."""
     p = probabilities(crops, kind)
     names = kind_classes(kind)
     best = p.argmax(axis=1)
-    return [(None if names[b] == NONE else names[b], float(p[i, b])) for i, b in enumerate(best)]
+    return [
+        (None if names[b] in (COCKED, NONE) else names[b], float(p[i, b]))
+        for i, b in enumerate(best)
+    ]
