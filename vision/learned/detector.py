@@ -21,6 +21,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.shrink import shrink
+
 MODELS = Path(__file__).parent / "models"
 ONNX_PATH = MODELS / "dice.onnx"
 META_PATH = MODELS / "dice.json"
@@ -160,6 +162,8 @@ def resized(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> 
     src = base if base is not None and base.shape[1] >= sw and base.shape[0] >= sh else frame
     if src.shape[:2] == (sh, sw):
         return src
+    if src is frame and sw * 2 <= w:
+        return shrink(frame, (sw, sh))
     interp = cv2.INTER_AREA if sw < src.shape[1] else cv2.INTER_LINEAR
     return cv2.resize(src, (sw, sh), interpolation=interp)
 
