@@ -18,8 +18,9 @@ from vision.table import TableModel, learn
 _SIDE = 160
 COVER = 0.8  # share of the ellipse the region's own pixels must cover (dice are holes in it)
 MIN_CONTRAST = 12.0  # Lab units between the mat and what surrounds it
-MIN_FIT = 0.88
-MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from high up)  # intersection over union of region and ellipse for the region to be the arena
+MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
+MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from high up)
+SHADES = 25.0  # Lab distance of two clusters that may be one surface in two lights
 
 
 def find_arena(
@@ -42,8 +43,8 @@ def find_arena(
     if small_lab is None:
         small_lab = _small_lab(bgr, labels.shape)
     best: tuple[float, Ellipse] | None = None
-    for c in range(len(model.centres)):
-        region = (labels == c).astype(np.uint8) * 255
+    for group in _regions(model.centres):
+        region = np.isin(labels, group).astype(np.uint8) * 255
         if region.mean() < 255 * 0.02:
             continue
         found = _best(_fit(region), _fit(_inside_ring(region)))
@@ -54,6 +55,17 @@ def find_arena(
     if best is None or best[0] < MIN_FIT:
         return None
     return best[1].scaled(1.0 / scale)
+
+
+def _regions(centres: np.ndarray) -> list[tuple[int, ...]]:
+    """Each colour cluster, and each pair of clusters of nearly the same colour: light falling
+    across the mat (or the rim's shading) splits it into two clusters a few shades apart."""
+    out: list[tuple[int, ...]] = [(c,) for c in range(len(centres))]
+    for i in range(len(centres)):
+        for j in range(i + 1, len(centres)):
+            if np.linalg.norm(centres[i] - centres[j]) < SHADES:
+                out.append((i, j))
+    return out
 
 
 def _best(*fits):
