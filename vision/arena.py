@@ -20,6 +20,7 @@ COVER = 0.8  # share of the ellipse the region's own pixels must cover (dice are
 MIN_CONTRAST = 12.0  # Lab units between the mat and what surrounds it
 MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
 MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from high up)
+NEARLY = 0.02  # a fit this much below the best one is as good (IoU)
 SHADES = 25.0  # Lab distance of two clusters that may be one surface in two lights
 
 
@@ -42,19 +43,33 @@ def find_arena(
     labels = model.labels
     if small_lab is None:
         small_lab = _small_lab(bgr, labels.shape)
-    best: tuple[float, Ellipse] | None = None
+    fits = []
     for group in _regions(model.centres):
         region = np.isin(labels, group).astype(np.uint8) * 255
         if region.mean() < 255 * 0.02:
             continue
-        found = _best(_fit(region), _fit(_inside_ring(region)))
-        if found and _contrast(small_lab, found[1]) < MIN_CONTRAST:
-            found = None  # a lit patch or a band of grain, not the mat in its box
-        if found and (best is None or found[0] > best[0]):
-            best = found
-    if best is None or best[0] < MIN_FIT:
+        for found in (_fit(region), _fit(_inside_ring(region))):
+            # (a lit patch or a band of grain is not the mat in its box)
+            if found and found[0] >= MIN_FIT and _contrast(small_lab, found[1]) >= MIN_CONTRAST:
+                fits.append(found)
+    best = _innermost(fits)
+    return best.scaled(1.0 / scale) if best else None
+
+
+def _innermost(fits: list[tuple[float, Ellipse]]) -> Ellipse | None:
+    """The ellipse that fits its region best, or one nearly as good inside it: the table around
+    the box has the box's outline for a hole, the rim has the mat, and the mat is the arena."""
+    if not fits:
         return None
-    return best[1].scaled(1.0 / scale)
+    top_fit, top = max(fits, key=lambda f: f[0])
+    inside = [
+        e
+        for fit, e in fits
+        if fit >= top_fit - NEARLY
+        and top.radius_ratio(e.cx, e.cy) < 0.5
+        and e.a * e.b < top.a * top.b
+    ]
+    return min(inside, key=lambda e: e.a * e.b) if inside else top
 
 
 def _regions(centres: np.ndarray) -> list[tuple[int, ...]]:
@@ -66,11 +81,6 @@ def _regions(centres: np.ndarray) -> list[tuple[int, ...]]:
             if np.linalg.norm(centres[i] - centres[j]) < SHADES:
                 out.append((i, j))
     return out
-
-
-def _best(*fits):
-    fits = [f for f in fits if f is not None]
-    return max(fits, key=lambda f: f[0]) if fits else None
 
 
 def _inside_ring(region: np.ndarray) -> np.ndarray:
