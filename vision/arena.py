@@ -45,7 +45,9 @@ def find_arena(
         small_lab = _small_lab(bgr, labels.shape)
     fits = []
     for group in _regions(model.centres):
-        region = np.isin(labels, group).astype(np.uint8) * 255
+        pick = np.zeros(len(model.centres), np.uint8)
+        pick[list(group)] = 255
+        region = pick[labels]
         if region.mean() < 255 * 0.02:
             continue
         for found in (_fit(region), _fit(_inside_ring(region))):
@@ -105,18 +107,23 @@ def _contrast(lab: np.ndarray, e: Ellipse) -> float:
     """Median Lab difference between just inside and just outside the ellipse's border."""
     h, w = lab.shape[:2]
     t = np.radians(e.angle)
-    diffs = []
-    for phi in np.linspace(0, 2 * np.pi, 48, endpoint=False):
-        pts = []
-        for k in (0.9, 1.1):
-            u, v = e.a * k * np.cos(phi), e.b * k * np.sin(phi)
-            x = e.cx + u * np.cos(t) - v * np.sin(t)
-            y = e.cy + u * np.sin(t) + v * np.cos(t)
-            pts.append((int(round(x)), int(round(y))))
-        (x0, y0), (x1, y1) = pts
-        if 0 <= x0 < w and 0 <= y0 < h and 0 <= x1 < w and 0 <= y1 < h:
-            diffs.append(float(np.linalg.norm(lab[y0, x0] - lab[y1, x1])))
-    return float(np.median(diffs)) if len(diffs) >= 12 else 0.0
+    phi = np.linspace(0, 2 * np.pi, 48, endpoint=False)
+    ends = []
+    for k in (0.9, 1.1):
+        u, v = e.a * k * np.cos(phi), e.b * k * np.sin(phi)
+        x = np.rint(e.cx + u * np.cos(t) - v * np.sin(t)).astype(int)
+        y = np.rint(e.cy + u * np.sin(t) + v * np.cos(t)).astype(int)
+        ends.append((x, y))
+    (x0, y0), (x1, y1) = ends
+    ok = _within(x0, y0, w, h) & _within(x1, y1, w, h)
+    if ok.sum() < 12:
+        return 0.0
+    diffs = np.linalg.norm(lab[y0[ok], x0[ok]] - lab[y1[ok], x1[ok]], axis=1)
+    return float(np.median(diffs))
+
+
+def _within(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
+    return (x >= 0) & (x < w) & (y >= 0) & (y < h)
 
 
 def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
