@@ -216,7 +216,9 @@ def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: i
         if key == kind:
             tables[key] = confidence.fit(samples)
         else:
-            tables[key] = confidence.fit(samples, z=0.0, min_count=confidence.LEARNED_MIN_COUNT)
+            tables[key] = confidence.fit(
+                samples, z=confidence.LEARNED_Z, min_count=confidence.LEARNED_MIN_COUNT
+            )
         right = sum(ok for _, ok in samples)
         print(f"{kind}: {synth} faces from synthetic scenes, {len(samples) - synth} from the sim")
         best = max(v for _, v in tables[key])

@@ -10,10 +10,12 @@ confidence = 0.9 * lb / 0.99 below it, 0.9 + 0.1 * (lb - 0.99) / 0.01 above. A k
 band never was that sure never reaches 0.9: the table then asks the players. Refit with
 `.venv/bin/python bench/bench_vision.py --fit-confidence vision/confidence.json`.
 
-The learned reader's tables ("learned-<kind>") are fitted on the share right itself over bands of
-at least LEARNED_MIN_COUNT faces (z = 0): its sure faces are so seldom wrong that a 95 % bound
-would need thousands of faces per band to reach 0.99; bench/bench_vision.py then checks, on the
-benchmark's own scenes (another seed), that faces at 0.9 or more are right 99 % of the time.
+The learned reader's tables ("learned-<kind>") are fitted with a narrower bound (LEARNED_Z, one
+standard error) over bands of at least LEARNED_MIN_COUNT faces: its sure faces are so seldom wrong
+that a 95 % bound would need thousands of faces per band to reach 0.99, and the share right
+itself (z = 0, session 2) came out just under 0.99 on the benchmark; bench/bench_vision.py checks,
+on the benchmark's own scenes (another seed), that faces at 0.9 or more are right 99 % of the
+time.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from pathlib import Path
 TABLE_PATH = Path(__file__).with_name("confidence.json")
 TRUSTED = 0.99  # the accuracy a confidence of 0.9 stands for
 LEARNED_MIN_COUNT = 40
+LEARNED_Z = 1.0
 
 
 def _load() -> dict[str, tuple[list[float], list[float]]]:

@@ -73,7 +73,10 @@ def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
     if names[best] == COCKED:
         return _cocked(f, float(row[best]) * min(1.0, f.flat_score / SURE_FIND))
     if names[best] != NONE:
-        raw = float(row[best]) * min(1.0, f.flat_score / SURE_FIND)
+        # What speaks against the face: the odds that the die is on its edge (the errors that
+        # matter read the top face of a die leaning a little), and a detector unsure of the find.
+        margin = max(0.0, float(row[best]) - float(row[names.index(COCKED)]))
+        raw = margin * min(1.0, f.flat_score / SURE_FIND)
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
     if f.flat_score < SURE_FIND or row[best] < SURE_FIND:
         return None  # not sure enough that there is a die here, and it shows no face

@@ -159,6 +159,20 @@ def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
     return out
 
 
+def _small_on_prints(rng) -> dict:
+    """Small dice on a printed tray, frames large: the prints are the size of the dice."""
+    frame = ((1280, 960), (1600, 1200), (1920, 1080))[rng.integers(3)]
+    return {"frame": frame, "background": "tray", "die_size": float(rng.uniform(18, 32))}
+
+
+def _many_cocked(rng) -> dict:
+    """Several dice on an edge each, with dice to lean on."""
+    return {"cocked": int(rng.integers(3, 7)), "n_dice": int(rng.integers(8, 20))}
+
+
+FOCUS = {"prints": _small_on_prints, "cocked": _many_cocked}
+
+
 def _finds(image, hard: bool):
     if not hard:
         return []
@@ -195,9 +209,11 @@ def synth_crops(
     jitter=True,
     cocked_per_die=1,
     hard=False,
+    focus: str | None = None,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
-    `benchmark`) the benchmark's cycle through every condition value (vision.synth)."""
+    `benchmark`) the benchmark's cycle through every condition value (vision.synth), or (with
+    `focus`, a key of FOCUS) scenes of one of the hard cases."""
     from vision.synth.conditions import benchmark_conditions
     from vision.synth.scene import render_scene
 
@@ -212,6 +228,8 @@ def synth_crops(
         else:
             frame = TRAIN_FRAMES[rng.integers(len(TRAIN_FRAMES))]
             cond = {"frame": frame, "n_dice": int(rng.integers(6, 25))}
+            if focus:
+                cond.update(FOCUS[focus](rng))
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **cond)
         dice = [t.to_json() for t in scene.dice]
         tags = scene_tags(kind, scene.conditions, "synth")

@@ -30,10 +30,11 @@ FIRST = 192  # longest side of the first look (big dice: up to a quarter of the 
 SECOND = 384  # ...and of the second (dice from 1/40 of the frame)
 WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
-REFINE = 2  # looks at most after the first two  # a look whose dice are this big needs no other
+REFINE = 3  # looks at most after the first two
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames)
 MAX_UPSCALE = 1.5
 SURE = 0.5  # heat of the finds whose sizes choose the scale
+SURE_BIG = 0.7  # heat of a big die whose pips, seen as small dice, are taken for its own
 PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
 _lock = threading.Lock()
 
@@ -138,8 +139,10 @@ def _likeliest(looks: list[_Look]) -> _Look:
 
 
 def _inside(small: list[Found], big: list[Found]) -> float:
-    """The share of `small` finds lying within one of the `big` finds' squares."""
+    """The share of `small` finds lying within one of the sure `big` finds' squares (a tight
+    cluster of dice, seen from far as one unsure die, is no die with pips)."""
     sure = [f for f in small if f.score >= SURE]
+    big = [b for b in big if b.score >= SURE_BIG]
     if not sure:
         return 0.0
     held = sum(

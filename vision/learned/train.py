@@ -22,13 +22,14 @@ import numpy as np
 
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CROP_FACTOR, INPUT, to_input
-from .data import CropSet, class_counts, sim_crops, synth_crops
+from .data import FOCUS, CropSet, class_counts, sim_crops, synth_crops
 
 MODELS = Path(__file__).parent / "models"
 ONNX_NAME = "faces.onnx"
 META_NAME = "faces.json"
 OPSET = 13
 TARGET = 0.99  # a confidence >= 0.9 should be right at least this often
+MIN_SURE_SHARE = 0.1  # ...while at least this share of crops still reaches 0.9
 
 
 def build_model():
@@ -58,7 +59,14 @@ def build_model():
 
 
 def make_data(
-    seed: int, scenes: int, sim_tables: int, per_die: int, log, cocked: int = 1, hard=False
+    seed: int,
+    scenes: int,
+    sim_tables: int,
+    per_die: int,
+    log,
+    cocked: int = 1,
+    hard=False,
+    focus_scenes: int = 0,
 ) -> CropSet:
     data = CropSet()
     for kind in KINDS:
@@ -69,6 +77,12 @@ def make_data(
         part.extend(
             sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, cocked_per_die=cocked, hard=hard)
         )
+        for j, name in enumerate(FOCUS if focus_scenes else ()):
+            part.extend(
+                synth_crops(
+                    kind, focus_scenes, seed + 100 + j, per_die, False, True, cocked, hard, name
+                )
+            )
         log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
         data.extend(part)
     return data
@@ -164,7 +178,10 @@ def kind_softmax(logits: np.ndarray, kind: str, temperature: float) -> np.ndarra
 
 def fit_temperature(logits: np.ndarray, labels: np.ndarray, kind: str) -> tuple[float, dict]:
     """The temperature of least log-loss; raised, if needed, until crops given >= 0.9 are right
-    at least TARGET of the time (a confidence the reader can trust, at the price of coverage)."""
+    at least TARGET of the time (a confidence the reader can trust, at the price of coverage),
+    but not until almost no crop is sure: a few crops read wrong with confidence would otherwise
+    make every crop unsure. The reader's own confidence is fitted end to end on top
+    (vision/confidence.py); this one serves vision/second_opinion.py and the API."""
     idx = kind_indices(kind)
     target = np.array([idx.index(v) for v in labels])
     grid = np.exp(np.linspace(np.log(0.3), np.log(8.0), 121))
@@ -181,10 +198,12 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray, kind: str) -> tuple[
         right = p.argmax(1) == target
         return keep, right
 
-    chosen = best
+    chosen = best  # if no temperature meets the target with crops to spare, the likeliest one
     for t in grid[grid >= best]:
         keep, right = sure(t)
-        if keep.sum() == 0 or right[keep].mean() >= TARGET:
+        if keep.mean() < MIN_SURE_SHARE:
+            break  # hotter still, nothing would be sure: the target is not met by this network
+        if right[keep].mean() >= TARGET:
             chosen = t
             break
     keep, right = sure(chosen)
@@ -215,14 +234,58 @@ def export(model, path: Path) -> None:
     )
 
 
+def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
+    """A temperature per kind, fitted on separately generated crops (seed + 500)."""
+    log("calibration crops")
+    calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard)
+    c_images, c_labels = calib.arrays()
+    c_logits = logits_fn(to_input(list(c_images)))
+    temps, stats = {}, {}
+    for kind, mask in kind_masks(calib.tags).items():
+        temps[kind], stats[kind] = fit_temperature(c_logits[mask], c_labels[mask], kind)
+        log(f"  {kind}: {stats[kind]}")
+    return temps, stats
+
+
+def recalibrate(a, hard: bool) -> int:
+    """The temperatures of the exported network fitted again (the network run by cv2.dnn, as
+    the product runs it), written into its faces.json: for a change of the fitting rule that
+    needs no new training."""
+    import cv2
+
+    start = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
+
+    net = cv2.dnn.readNetFromONNX(str(a.out / ONNX_NAME))
+
+    def logits_fn(blob):
+        out = []
+        for s in range(0, len(blob), 256):
+            net.setInput(blob[s : s + 256])
+            out.append(np.asarray(net.forward(), np.float32).reshape(-1, len(CLASSES)))
+        return np.concatenate(out)
+
+    temps, stats = calibrate(logits_fn, a, hard, log)
+    meta = json.loads((a.out / META_NAME).read_text())
+    meta.update(temperatures=temps, calibration=stats)
+    (a.out / META_NAME).write_text(json.dumps(meta, indent=1) + "\n")
+    log(f"wrote the temperatures into {a.out / META_NAME}")
+    return 0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--scenes", type=int, default=360, help="synthetic scenes per kind")
+    p.add_argument("--scenes", type=int, default=400, help="synthetic scenes per kind")
     p.add_argument("--sim-tables", type=int, default=10, help="simulated tables per kind")
     p.add_argument("--per-die", type=int, default=2, help="jittered crops per die")
     p.add_argument("--cocked-crops", type=int, default=3, help="crops per cocked die")
     p.add_argument("--epochs", type=int, default=12)
+    p.add_argument(
+        "--focus-scenes", type=int, default=120, help="scenes per kind of each hard case (FOCUS)"
+    )
     p.add_argument("--cache", type=Path, default=None, help="keep/reuse the training crops here")
     p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
     p.add_argument(
@@ -231,6 +294,11 @@ def main(argv=None) -> int:
         help="leave out the crops where the detector (models/dice.onnx) finds dice",
     )
     p.add_argument("--out", type=Path, default=MODELS)
+    p.add_argument(
+        "--recalibrate",
+        action="store_true",
+        help="only fit the temperatures again, for the network already in --out (no torch)",
+    )
     a = p.parse_args(argv)
     hard = not a.no_hard
     if hard:
@@ -238,6 +306,9 @@ def main(argv=None) -> int:
 
         if not available():
             p.error("the detector (models/dice.onnx) is missing: train it first, or --no-hard")
+
+    if a.recalibrate:
+        return recalibrate(a, hard)
 
     import torch
 
@@ -252,22 +323,16 @@ def main(argv=None) -> int:
     log("training crops")
     data = cached(
         a.cache,
-        lambda: make_data(a.seed, a.scenes, a.sim_tables, a.per_die, log, a.cocked_crops, hard),
+        lambda: make_data(
+            a.seed, a.scenes, a.sim_tables, a.per_die, log, a.cocked_crops, hard, a.focus_scenes
+        ),
     )
     images, labels = data.arrays()
     x = to_input(list(images))
     log(f"{len(labels)} training crops {class_counts(labels)}")
     model = train(build_model(), x, labels, data.tags, a.epochs, a.seed, log)
 
-    log("calibration crops")
-    calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard)
-    c_images, c_labels = calib.arrays()
-    c_logits = logits_of(model, to_input(list(c_images)))
-    temps, stats = {}, {}
-    for kind, mask in kind_masks(calib.tags).items():
-        temps[kind], stats[kind] = fit_temperature(c_logits[mask], c_labels[mask], kind)
-        log(f"  {kind}: {stats[kind]}")
-
+    temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
     a.out.mkdir(parents=True, exist_ok=True)
     export(model, a.out / ONNX_NAME)
     meta = {
@@ -280,6 +345,7 @@ def main(argv=None) -> int:
             "seed": a.seed,
             "scenes_per_kind": a.scenes,
             "sim_tables_per_kind": a.sim_tables,
+            "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
