@@ -33,17 +33,19 @@ def _pair(scene, readings):
 
 @pytest.mark.parametrize("kind", ["pips", "strike", "detrak"])
 def test_unseen_scenes_are_read(kind):
+    """Six tables of 12 dice (with three, one die was 3 % of the share: a cluster of touching
+    dice could tip it)."""
     right = flat = 0
-    for i in range(3):
+    for i in range(6):
         scene = render_scene(
             kind,
             np.random.default_rng([31337, i]),
             frame=(1280, 960),
             n_dice=12,
-            die_size=float(36 + 14 * i),
+            die_size=float(36 + 14 * (i % 3)),
             cocked=1,
             tilt=3.0,
-            background=("felt", "wood", "foam")[i],
+            background=("felt", "wood", "foam")[i % 3],
             noise=3.0,
         )
         r = read(scene.image, kind)

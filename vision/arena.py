@@ -21,6 +21,7 @@ MIN_CONTRAST = 12.0  # Lab units between the mat and what surrounds it
 MIN_FIT = 0.88  # intersection over union of region and ellipse for the region to be the arena
 MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from high up)
 NEARLY = 0.02  # a fit this much below the best one is as good (IoU)
+WHOLE_FIT = 0.95  # a cluster fitting its ellipse this well is the mat whole: no pairs tried
 SHADES = 25.0  # Lab distance of two clusters that may be one surface in two lights
 
 
@@ -43,19 +44,30 @@ def find_arena(
     labels = model.labels
     if small_lab is None:
         small_lab = _small_lab(bgr, labels.shape)
-    fits = []
-    for group in _regions(model.centres):
-        pick = np.zeros(len(model.centres), np.uint8)
+    singles, pairs = _regions(model.centres)
+    fits = _fits(singles, labels, len(model.centres), small_lab)
+    if max((f[0] for f in fits), default=0.0) < WHOLE_FIT:
+        fits += _fits(pairs, labels, len(model.centres), small_lab)
+    best = _innermost(fits)
+    return best.scaled(1.0 / scale) if best else None
+
+
+def _fits(groups, labels: np.ndarray, k: int, small_lab: np.ndarray) -> list:
+    """(IoU, ellipse) of each group of colour clusters whose region, or what the region rings,
+    is oval, big enough, and stands out from what surrounds it (a lit patch or a band of grain
+    is not the mat in its box)."""
+    out = []
+    for group in groups:
+        pick = np.zeros(k, np.uint8)
         pick[list(group)] = 255
         region = pick[labels]
         if region.mean() < 255 * 0.02:
             continue
-        for found in (_fit(region), _fit(_inside_ring(region))):
-            # (a lit patch or a band of grain is not the mat in its box)
+        inner = _inside_ring(region)
+        for found in (_fit(region), _fit(inner) if inner is not None else None):
             if found and found[0] >= MIN_FIT and _contrast(small_lab, found[1]) >= MIN_CONTRAST:
-                fits.append(found)
-    best = _innermost(fits)
-    return best.scaled(1.0 / scale) if best else None
+                out.append(found)
+    return out
 
 
 def _innermost(fits: list[tuple[float, Ellipse]]) -> Ellipse | None:
@@ -74,27 +86,33 @@ def _innermost(fits: list[tuple[float, Ellipse]]) -> Ellipse | None:
     return min(inside, key=lambda e: e.a * e.b) if inside else top
 
 
-def _regions(centres: np.ndarray) -> list[tuple[int, ...]]:
+def _regions(centres: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
     """Each colour cluster, and each pair of clusters of nearly the same colour: light falling
-    across the mat (or the rim's shading) splits it into two clusters a few shades apart."""
-    out: list[tuple[int, ...]] = [(c,) for c in range(len(centres))]
-    for i in range(len(centres)):
-        for j in range(i + 1, len(centres)):
-            if np.linalg.norm(centres[i] - centres[j]) < SHADES:
-                out.append((i, j))
-    return out
+    across the mat (or the rim's shading) splits it into two clusters a few shades apart (the
+    pairs are tried when no cluster alone is clearly the mat)."""
+    singles: list[tuple[int, ...]] = [(c,) for c in range(len(centres))]
+    pairs: list[tuple[int, ...]] = [
+        (i, j)
+        for i in range(len(centres))
+        for j in range(i + 1, len(centres))
+        if np.linalg.norm(centres[i] - centres[j]) < SHADES
+    ]
+    return singles, pairs
 
 
-def _inside_ring(region: np.ndarray) -> np.ndarray:
-    """What a ring-shaped region (the box's rim) encloses: the mat, whatever its colour."""
+def _inside_ring(region: np.ndarray) -> np.ndarray | None:
+    """What a ring-shaped region (the box's rim) encloses: the mat, whatever its colour; None
+    when the region has no hole big enough to be the mat."""
     closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
-    out = np.zeros_like(region)
     if hierarchy is None:
-        return out
+        return None
     holes = [c for c, hr in zip(contours, hierarchy[0], strict=True) if hr[3] != -1]
-    if holes:
-        cv2.drawContours(out, [max(holes, key=cv2.contourArea)], -1, 255, -1)
+    hole = max(holes, key=cv2.contourArea) if holes else None
+    if hole is None or cv2.contourArea(hole) <= MIN_AREA * region.size:
+        return None
+    out = np.zeros_like(region)
+    cv2.drawContours(out, [hole], -1, 255, -1)
     return out
 
 

@@ -24,6 +24,7 @@ from vision.readings import Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
 MIN_COCKED = 0.3  # ...that a cocked find needs
+COCKED_DOUBT = 0.35  # cocked heat above which a flat find's face is the less sure
 SURE_FIND = 0.7  # a find the classifier sees no face in is a cocked die when both are this sure
 
 
@@ -73,10 +74,12 @@ def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
     if names[best] == COCKED:
         return _cocked(f, float(row[best]) * min(1.0, f.flat_score / SURE_FIND))
     if names[best] != NONE:
-        # What speaks against the face: the odds that the die is on its edge (the errors that
-        # matter read the top face of a die leaning a little), and a detector unsure of the find.
+        # What speaks against the face: the classifier's odds that the die is on its edge (the
+        # errors that matter read the top face of a die leaning a little), a detector unsure of
+        # the find, or one that half thinks the die is cocked too.
         margin = max(0.0, float(row[best]) - float(row[names.index(COCKED)]))
-        raw = margin * min(1.0, f.flat_score / SURE_FIND)
+        doubt = min(1.0, (1.0 - f.cocked_score) / (1.0 - COCKED_DOUBT))
+        raw = margin * min(1.0, f.flat_score / SURE_FIND) * doubt
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
     if f.flat_score < SURE_FIND or row[best] < SURE_FIND:
         return None  # not sure enough that there is a die here, and it shows no face

@@ -87,11 +87,13 @@ def _clusters(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def learn(small_lab: np.ndarray, lookup: bool = True) -> TableModel:
     """Cluster a small Lab copy of the frame and decide which clusters are the table.
 
-    lookup=False leaves the colour lookup empty (the arena needs only the clusters).
+    lookup=False gives the clusters only, no table colours nor lookup (the arena needs no more).
     """
     pixels = small_lab.reshape(-1, 3).astype(np.float32)
     flat, centres = _clusters(pixels)
     labels = flat.reshape(small_lab.shape[:2])
+    if not lookup:  # (the arena: clusters, no table colours)
+        return TableModel(labels, centres, (), np.zeros(0, np.uint8))
     border = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
     border_share = np.bincount(border, minlength=CLUSTERS) / border.size
     share = np.bincount(flat, minlength=CLUSTERS) / flat.size
@@ -110,8 +112,6 @@ def learn(small_lab: np.ndarray, lookup: bool = True) -> TableModel:
             for colour in _shaded(centres[c])[1:]:
                 colours.append(colour)
                 radii.append(SHADE_RADIUS)
-    if not lookup:
-        return TableModel(labels, centres, table, np.zeros(0, np.uint8))
     lookup = np.zeros(len(_GRID), np.uint8)
     if colours:
         cs, rs = np.array(colours, np.float32), np.array(radii, np.float32)
