@@ -12,7 +12,8 @@ and prints, against the exact truth of the renderer:
 - in/out accuracy: the share of dice found whose in_arena is right (scenes with an arena);
 - confidence: the share of faces reported with confidence >= 0.9 that are right, and the share of
   flat dice that get such a sure and right reading (what the table records without asking);
-- speed: the median ms of read() on 1280 x 960 frames with 20 dice, one thread (decode not counted).
+- speed: the median ms of read() on 1280 x 960 frames with 20 dice, one thread (decode not counted),
+  without and with a calibration (the arena and dice size of a first reading).
 With --failures DIR, each scene with an error is written there with the reading drawn over it.
 With --fit-confidence FILE, it instead reads a separate set (seed + 1) with raw scores and writes
 the table that vision/confidence.py turns raw scores into confidences with.
@@ -36,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision import confidence, draw_overlay, read, read_learned  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
 from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
 
 SURE = 0.9
@@ -154,15 +156,22 @@ def _condition_keys(cond: dict):
 SPEED_SCENE = dict(frame=(1280, 960), n_dice=20, die_size=40.0, cocked=0, tilt=0.0, cluster=0.0)
 
 
-def speed(kind: str, repeats: int = 5) -> tuple[float, float]:
-    """Median ms of read() on 1280 x 960 frames with 20 dice, and the mean number of dice read."""
+def speed(kind: str, repeats: int = 5, calibrated: bool = False) -> tuple[float, float]:
+    """Median ms of read() on 1280 x 960 frames with 20 dice, and the mean number of dice read;
+    `calibrated`: with the arena and die size of a first reading, as `arbitre calibrate` or the
+    watcher's hint give them."""
     times, found = [], []
     for i in range(4):
         scene = render_scene(kind, np.random.default_rng([99, i]), **SPEED_SCENE)
-        found.append(len(read(scene.image, kind).dice))
+        first = read(scene.image, kind)
+        found.append(len(first.dice))
+        cal = None
+        if calibrated and first.dice:
+            side = float(np.median([d.size for d in first.dice]))
+            cal = Calibration(scene.image.shape[1::-1], first.arena, side)
         for _ in range(repeats):
             t = time.perf_counter()
-            read(scene.image, kind)
+            read(scene.image, kind, calibration=cal)
             times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times), float(np.mean(found))
 
@@ -259,6 +268,8 @@ def main() -> int:
         if not args.no_speed:
             ms, found = speed(kind)
             print(f"   ms per 1280x960 frame, 20 dice, 1 thread: {ms:.1f} ({found:.1f} dice found)")
+            ms, _ = speed(kind, calibrated=True)
+            print(f"   ...with a calibration (arena, die size): {ms:.1f}")
     return 0
 
 
