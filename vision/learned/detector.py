@@ -157,9 +157,10 @@ def _bounded(scale: float, h: int, w: int) -> float:
 
 
 def resized(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> np.ndarray:
-    """The frame resized by `scale` as in training (detect_data), from `base` when given: a copy
-    of the frame already shrunk, no smaller than asked (area averages of area averages are
-    the same pixels, made from far fewer)."""
+    """The frame resized by `scale`, area-averaged: from `base` when given (a copy of the frame
+    already shrunk, no smaller than asked: area averages of area averages are nearly the same
+    pixels, made from far fewer), else by whole factors first (vision/shrink.py). Training
+    resized in one step (detect_data); the bench's figures were measured this way."""
     h, w = frame.shape[:2]
     sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
     src = base if base is not None and base.shape[1] >= sw and base.shape[0] >= sh else frame

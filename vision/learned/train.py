@@ -80,7 +80,13 @@ def make_data(
         for j, name in enumerate(FOCUS if focus_scenes else ()):
             part.extend(
                 synth_crops(
-                    kind, focus_scenes, seed + 100 + j, per_die, False, True, cocked, hard, name
+                    kind,
+                    focus_scenes,
+                    seed + 100 + j,
+                    per_die=per_die,
+                    cocked_per_die=cocked,
+                    hard=hard,
+                    focus=name,
                 )
             )
         log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
