@@ -26,18 +26,24 @@ SHADES = 25.0  # Lab distance of two clusters that may be one surface in two lig
 
 
 def find_arena(
-    bgr: np.ndarray, model: TableModel | None = None, scale: float = 1.0
+    bgr: np.ndarray,
+    model: TableModel | None = None,
+    scale: float = 1.0,
+    copy: np.ndarray | None = None,
 ) -> Ellipse | None:
     """The arena's ellipse in frame pixels, or None when no region is convincingly oval.
 
     model: the frame's table colours if already learned (vision/table.py), its labels being the
-    frame shrunk by `scale`; otherwise they are learned here.
+    frame shrunk by `scale`; otherwise they are learned here, from `copy` if given (the frame
+    already shrunk, no smaller than the arena's working size: cheaper to shrink again).
     """
     small_lab = None
     if model is None:
         h, w = bgr.shape[:2]
         scale = _SIDE / max(h, w)
-        small = shrink(bgr, (max(8, int(w * scale)), max(8, int(h * scale))))
+        size = (max(8, int(w * scale)), max(8, int(h * scale)))
+        src = copy if copy is not None and copy.shape[1] >= size[0] else bgr
+        small = shrink(src, size)
         small_lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
         small = cv2.GaussianBlur(small, (3, 3), 0)
         model = learn(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), lookup=False)

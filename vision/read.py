@@ -21,6 +21,7 @@ from vision.calibration import Calibration
 from vision.confidence import calibrated
 from vision.detect import Candidate, Prepared, find_candidates, on_table, pieces_of
 from vision.faces import read_face
+from vision.learned.detector import overview
 from vision.marks import PATCH, find_marks, marks_centre
 from vision.readings import Die, Ellipse, Readings, check_kind
 from vision.topface import MISFIT, Top, fit_dice, top_face
@@ -83,8 +84,9 @@ def read(
 def _read_learned(frame, kind: str, cal: Calibration | None, arena, start: float) -> Readings:
     """The learned path (vision/read_learned.py): networks find and read the dice."""
     h, w = frame.shape[:2]
-    found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None)
-    ellipse = _arena(frame, arena, cal, None, kind)
+    base = None if cal and cal.die_size else overview(frame)  # (one look, its own scale)
+    found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None, base)
+    ellipse = _arena(frame, arena, cal, None, kind, base)
     if ellipse is not None:
         found = [replace(d, in_arena=in_arena(ellipse, d)) for d in found]
     side = float(np.median([d.size for d in found])) if found else 1.0
@@ -143,8 +145,9 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 
 def _arena(
-    frame, arena, cal: Calibration | None, prep: Prepared | None, kind: str
+    frame, arena, cal: Calibration | None, prep: Prepared | None, kind: str, copy=None
 ) -> Ellipse | None:
+    """The arena given, calibrated or found (`copy`: a shrunk copy of the frame to find it in)."""
     if isinstance(arena, Ellipse):
         return arena
     if arena in (None, "none"):
@@ -156,7 +159,7 @@ def _arena(
     if kind != "strike":
         return None  # only Strike is played in an arena; a vignette must not become one
     if prep is None:
-        return find_arena(frame)
+        return find_arena(frame, copy=copy)
     return find_arena(frame, prep.model, prep.model_scale)
 
 

@@ -36,9 +36,12 @@ def enabled(kind: str) -> bool:
     return detector.available() and available(kind)
 
 
-def learned_dice(frame: np.ndarray, kind: str, die_size: float | None = None) -> list[Die]:
-    """Every die of a BGR frame, in_arena left True (the caller knows the arena)."""
-    found = [f for f in find_dice(frame, die_size) if _worth_a_look(f)]
+def learned_dice(
+    frame: np.ndarray, kind: str, die_size: float | None = None, base: np.ndarray | None = None
+) -> list[Die]:
+    """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
+    detector's overview of the frame if already made."""
+    found = [f for f in find_dice(frame, die_size, base) if _worth_a_look(f)]
     if not found:
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)

@@ -76,13 +76,17 @@ def _net():
     return cv2.dnn.readNetFromONNX(str(ONNX_PATH))
 
 
-def find_dice(frame: np.ndarray, die_size: float | None = None) -> list[Found]:
-    """Every die the detector finds in a BGR frame; `die_size` (frame px) if known."""
+def find_dice(
+    frame: np.ndarray, die_size: float | None = None, base: np.ndarray | None = None
+) -> list[Found]:
+    """Every die the detector finds in a BGR frame; `die_size` (frame px) if known; `base`, the
+    frame's overview() if the caller has made it already."""
     h, w = frame.shape[:2]
     if die_size:
         return look(frame, _bounded(WANT_PX / die_size, h, w))
     first, second = (_bounded(side / max(h, w), h, w) for side in (FIRST, SECOND))
-    base = resized(frame, second)  # the first look shrinks this copy, not the whole frame again
+    if base is None:
+        base = overview(frame)  # the first look shrinks this copy, not the whole frame again
     looks = [_look_at(frame, first, base), _look_at(frame, second, base)]
     seen = [lk for lk in looks if lk.px]
     if not seen and looks[-1].found:  # only unsure finds: tiny dice, seen closer they are sure
@@ -154,6 +158,13 @@ def _inside(small: list[Found], big: list[Found]) -> float:
 def _bounded(scale: float, h: int, w: int) -> float:
     most = (MAX_INPUT_PX / float(h * w)) ** 0.5
     return float(min(scale, most, MAX_UPSCALE))
+
+
+def overview(frame: np.ndarray) -> np.ndarray:
+    """The frame as the second look sees it (longest side SECOND px): the first look, and any
+    caller that wants a small copy of the frame (the arena), shrink this one, not the frame."""
+    h, w = frame.shape[:2]
+    return resized(frame, _bounded(SECOND / max(h, w), h, w))
 
 
 def resized(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> np.ndarray:
