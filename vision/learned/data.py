@@ -8,7 +8,8 @@ Positives: each flat die whose top face is at least 85 % visible, cropped by the
 crops.py with the jitter an imperfect detector brings (centre off by up to JITTER_SHIFT of the
 side, crop side off by up to JITTER_SCALE) and turned by any angle.
 Cocked dice are their own class ("cocked"). Negatives ("none"): table crops away from every die;
-crops half off a die; the point where two dice touch. A crop with another die's centre near its own centre is never a negative.
+crops half off a die; the point where two dice touch. A crop with another die's centre near its
+own centre is never a negative.
 """
 
 from __future__ import annotations
