@@ -1,24 +1,61 @@
 """Crops of one die's top face: the convention the classifier was trained on, and its input.
 
 The convention: a square centred on the top face's centre, of side CROP_FACTOR x the die's side
-in pixels, axis-aligned (any rotation of the die is fine: training rotates crops at random). A
-detector may be off by ~15 % of the side in centre and ~15 % in size; training jitters as much.
+in pixels, turned so that the direction away from the frame's centre points up, with a fourth
+plane saying how far from the centre the die lies (its reach).
+
+Why the turn and the reach: a camera close above the table sees the side faces of a flat die
+that lies away from the middle of the frame, on the side facing away from the middle, and the
+more so the farther out it lies. A cocked die shows a side face too, on whatever side it leans.
+From the crop alone the two look alike; with the direction and the distance the network can
+tell a side face that perspective explains from one it does not.
+
+A detector may be off by ~15 % of the side in centre and ~15 % in size; training jitters as much.
 The network sees the crop area-resized to INPUT x INPUT, each crop normalised to zero mean and unit
-spread over all its pixels and channels, so exposure, white balance and die colour matter less.
+spread over all its pixels and colour channels, so exposure, white balance and die colour matter
+less; the reach plane goes in as it is.
 """
 
 from __future__ import annotations
+
+import math
 
 import cv2
 import numpy as np
 
 CROP_FACTOR = 1.3
 INPUT = 32
+CHANNELS = 4  # B, G, R, reach
+FAR = 0.75  # the reach (distance from the frame's centre / the frame's longer side) coded 255
 
 
 def crop_die(image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
-    """The crop of the die at (x, y) of side `size` px (edges replicated beyond the frame)."""
-    return warp_crop(image, x, y, CROP_FACTOR * size, 0.0)
+    """The crop of the die at (x, y) of side `size` px (edges replicated beyond the frame):
+    BGR turned as the convention says, plus the reach plane."""
+    crop = warp_crop(image, x, y, CROP_FACTOR * size, outward_angle(image.shape, x, y))
+    return with_reach(crop, reach(image.shape, x, y))
+
+
+def outward_angle(shape: tuple, x: float, y: float) -> float:
+    """Degrees to turn a crop at (x, y) (counter-clockwise on screen) so that the direction
+    from the frame's centre to (x, y) points up."""
+    h, w = shape[:2]
+    dx, dy = x - (w - 1) / 2, y - (h - 1) / 2
+    if dx == 0 and dy == 0:
+        return 0.0
+    return math.degrees(math.atan2(dy, dx)) + 90.0
+
+
+def reach(shape: tuple, x: float, y: float) -> float:
+    """How far (x, y) lies from the frame's centre, in frame lengths (the longer side)."""
+    h, w = shape[:2]
+    return math.hypot(x - (w - 1) / 2, y - (h - 1) / 2) / max(h, w)
+
+
+def with_reach(crop: np.ndarray, far: float) -> np.ndarray:
+    """The BGR crop with its reach plane added (uint8, FAR and beyond coded 255)."""
+    level = round(255 * min(1.0, max(0.0, far) / FAR))
+    return np.dstack([crop, np.full(crop.shape[:2], level, np.uint8)])
 
 
 def warp_crop(image: np.ndarray, x: float, y: float, side: float, angle: float) -> np.ndarray:
@@ -46,19 +83,26 @@ def _src_to_dst(x: float, y: float, side: float, n: int, angle: float) -> np.nda
 
 
 def to_input(crops: list[np.ndarray]) -> np.ndarray:
-    """N x 3 x INPUT x INPUT float32 blob: area-resized, each crop normalised on its own."""
-    out = np.empty((len(crops), 3, INPUT, INPUT), np.float32)
+    """N x CHANNELS x INPUT x INPUT float32 blob: area-resized, colours normalised per crop, the
+    reach plane scaled to 0..1. A crop without a reach plane (3 channels) counts as one at the
+    frame's centre."""
+    out = np.zeros((len(crops), CHANNELS, INPUT, INPUT), np.float32)
     for i, c in enumerate(crops):
         c = np.asarray(c)
         if c.ndim == 2:
             c = cv2.cvtColor(c, cv2.COLOR_GRAY2BGR)
-        if c.ndim != 3 or c.shape[2] != 3 or min(c.shape[:2]) < 2:
-            raise ValueError(f"crop {i}: expected an H x W x 3 BGR image, got shape {c.shape}")
+        if c.ndim != 3 or c.shape[2] not in (3, CHANNELS) or min(c.shape[:2]) < 2:
+            raise ValueError(
+                f"crop {i}: expected an H x W x 3 BGR image (or 4 with the reach plane, as"
+                f" crop_die makes), got shape {c.shape}"
+            )
         if c.shape[:2] != (INPUT, INPUT):
             interp = cv2.INTER_AREA if min(c.shape[:2]) > INPUT else cv2.INTER_LINEAR
             c = cv2.resize(c, (INPUT, INPUT), interpolation=interp)
-        f = c.astype(np.float32)
+        f = c[:, :, :3].astype(np.float32)
         f -= f.mean()
         f /= max(float(f.std()), 4.0)
-        out[i] = f.transpose(2, 0, 1)
+        out[i, :3] = f.transpose(2, 0, 1)
+        if c.shape[2] == CHANNELS:
+            out[i, 3] = c[:, :, 3].astype(np.float32) / 255.0
     return out

@@ -6,7 +6,7 @@ generators: the same arguments give the same crops.
 
 Positives: each flat die whose top face is at least 85 % visible, cropped by the convention of
 crops.py with the jitter an imperfect detector brings (centre off by up to JITTER_SHIFT of the
-side, crop side off by up to JITTER_SCALE) and turned by any angle.
+side, crop side off by up to JITTER_SCALE), turned outward (crops.py) give or take TURN degrees.
 Cocked dice are their own class ("cocked"). Negatives ("none"): table crops away from every die;
 crops half off a die; the point where two dice touch. A crop with another die's centre near its
 own centre is never a negative.
@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES, COCKED, NONE, check_kind, class_index
-from .crops import CROP_FACTOR, INPUT, warp_crop
+from .crops import CROP_FACTOR, INPUT, outward_angle, reach, warp_crop, with_reach
 
 JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
 JITTER_SCALE = (0.82, 1.38)  # crop side error, factor (a black die's hard shadow: +35 %)
@@ -29,11 +29,12 @@ SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
 SIM_FRAMES = ((640, 480), (960, 720), (1280, 960), (1920, 1080))
 MIN_VISIBLE = 0.85
 HIT = 0.45  # a find this near a die's centre (share of its side) is a find of that die
+TURN = 10.0  # degrees the outward turn is off by at most (a tilted camera's centre of view moves)
 
 
 @dataclass
 class CropSet:
-    """Crops (N x INPUT x INPUT x 3 uint8), their class indices and tags (one dict per crop)."""
+    """Crops (N x INPUT x INPUT x 4 uint8: BGR and the reach plane), their class indices and tags (one dict per crop)."""
 
     images: list[np.ndarray] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
@@ -65,15 +66,22 @@ def small(crop: np.ndarray) -> np.ndarray:
 
 
 def jittered(image, x, y, size, rng, jitter: bool = True) -> np.ndarray:
-    """A die's crop as an imperfect detector would give it, at any rotation."""
+    """A die's crop as an imperfect detector would give it, turned outward (crops.py) give or
+    take TURN degrees."""
     if jitter:
         dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * size
         scale = rng.uniform(*JITTER_SCALE)
     else:
         dx = dy = 0.0
         scale = 1.0
-    angle = rng.uniform(0, 360)
-    return small(warp_crop(image, x + dx, y + dy, CROP_FACTOR * size * scale, angle))
+    return view(image, x + dx, y + dy, CROP_FACTOR * size * scale, rng)
+
+
+def view(image, x, y, side, rng) -> np.ndarray:
+    """The INPUT x INPUT crop of side `side` at (x, y), by the convention of crops.py, the turn
+    off by up to TURN degrees."""
+    angle = outward_angle(image.shape, x, y) + rng.uniform(-TURN, TURN)
+    return small(with_reach(warp_crop(image, x, y, side, angle), reach(image.shape, x, y)))
 
 
 def crops_of_frame(
@@ -110,8 +118,7 @@ def crops_of_frame(
         if size * CROP_FACTOR / 2 < x < w - size * CROP_FACTOR / 2 and (
             size * CROP_FACTOR / 2 < y < h - size * CROP_FACTOR / 2
         ):
-            crop = small(warp_crop(image, x, y, CROP_FACTOR * size, rng.uniform(0, 360)))
-            out.add(crop, class_index(None), dict(tags, group=group, size=size))
+            out.add(view(image, x, y, CROP_FACTOR * size, rng), class_index(None), dict(tags, group=group, size=size))
 
     for _ in range(2):  # the table, away from every die
         size = typical * rng.uniform(0.75, 1.3)
@@ -155,8 +162,7 @@ def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
             label, group = class_index(COCKED), "found_cocked"
         else:
             label, group = class_index(None), "false_find"
-        crop = small(warp_crop(image, f.x, f.y, CROP_FACTOR * f.size, rng.uniform(0, 360)))
-        out.add(crop, label, dict(tags, group=group, size=f.size))
+        out.add(view(image, f.x, f.y, CROP_FACTOR * f.size, rng), label, dict(tags, group=group, size=f.size))
     return out
 
 

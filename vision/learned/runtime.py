@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes, kind_indices
-from .crops import INPUT, to_input
+from .crops import CHANNELS, INPUT, to_input
 
 MODELS = Path(__file__).parent / "models"
 ONNX_PATH = MODELS / "faces.onnx"
@@ -40,10 +40,12 @@ def available(kind: str) -> bool:
 def _meta() -> dict:
     meta = json.loads(META_PATH.read_text())
     classes = tuple(meta["classes"])
-    if classes != CLASSES or meta["input"] != INPUT:
+    made = (classes, meta["input"], meta.get("channels", 3))
+    if made != (CLASSES, INPUT, CHANNELS):
         raise ValueError(
-            f"{META_PATH}: model made for classes {classes} at {meta['input']} px, "
-            f"expected {CLASSES} at {INPUT} px: retrain (python -m vision.learned.train)"
+            f"{META_PATH}: model made for classes {classes} at {made[1]} px, {made[2]} planes;"
+            f" expected {CLASSES} at {INPUT} px, {CHANNELS} planes: retrain"
+            " (python -m vision.learned.train)"
         )
     return meta
 
@@ -82,8 +84,9 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
 
 def classify_faces(crops: list[np.ndarray], kind: str) -> list[tuple[object, float]]:
     """(face, probability) per crop; face None when the crop shows no readable flat die (a
-    cocked die, the table, half a die, two dice: vision/read_learned.py tells the first apart). Crops follow vision.learned.crops.crop_die: a square of
-    1.3 x the die's side centred on its top face, BGR, any size (resized to the network's)."""
+    cocked die, the table, half a die, two dice: vision/read_learned.py tells the first apart).
+    Crops follow vision.learned.crops.crop_die: a square of 1.3 x the die's side centred on its
+    top face, turned outward, BGR and the reach plane, any size (resized to the network's)."""
     p = probabilities(crops, kind)
     names = kind_classes(kind)
     best = p.argmax(axis=1)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .classes import CLASSES, KINDS, kind_indices
-from .crops import CROP_FACTOR, INPUT, to_input
+from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, sim_crops, synth_crops
 
 MODELS = Path(__file__).parent / "models"
@@ -41,7 +41,7 @@ def build_model():
     # One full-resolution layer (pip and stroke edges), then width where the die's parts are
     # put together (16 x 16 and below): 290 k parameters, 11 M multiply-adds a crop.
     return nn.Sequential(
-        *block(3, 16),
+        *block(CHANNELS, 16),
         nn.MaxPool2d(2),
         *block(16, 32),
         *block(32, 32),
@@ -116,16 +116,13 @@ def kind_masks(tags) -> dict[str, np.ndarray]:
     return {k: kinds == k for k in KINDS}
 
 
-def dihedral(x, gen):
-    """The same batch turned by a multiple of 90 degrees and maybe mirrored: every face is the
-    same face mirrored (a pip 3 or 6, a Détrak slash mirror into a turned copy of themselves)."""
+def mirrored(x, gen):
+    """The same batch mirrored left to right, or not: every face mirrors into a turned copy of
+    itself (a pip 3 or 6, a Détrak slash), and "up", the direction away from the frame's centre
+    (crops.py), stays up. No quarter turns: they would move it."""
     import torch
 
-    k = int(torch.randint(4, (1,), generator=gen))
-    x = torch.rot90(x, k, (2, 3))
-    if int(torch.randint(2, (1,), generator=gen)):
-        x = torch.flip(x, (3,))
-    return x
+    return torch.flip(x, (3,)) if int(torch.randint(2, (1,), generator=gen)) else x
 
 
 def train(model, x, y, tags, epochs: int, seed: int, log):
@@ -149,7 +146,7 @@ def train(model, x, y, tags, epochs: int, seed: int, log):
         order = torch.randperm(len(y), generator=gen)
         for s in range(0, len(y), batch):
             idx = order[s : s + batch]
-            xb = dihedral(xt[idx], gen)
+            xb = mirrored(xt[idx], gen)
             logits = model(xb) + masks[kid[idx]]
             loss = F.cross_entropy(logits, yt[idx])
             opt.zero_grad()
@@ -227,7 +224,7 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray, kind: str) -> tuple[
 def export(model, path: Path) -> None:
     import torch
 
-    dummy = torch.zeros(1, 3, INPUT, INPUT)
+    dummy = torch.zeros(1, CHANNELS, INPUT, INPUT)
     torch.onnx.export(
         model,
         dummy,
@@ -344,6 +341,7 @@ def main(argv=None) -> int:
     meta = {
         "classes": [c if isinstance(c, str) else int(c) for c in CLASSES],
         "input": INPUT,
+        "channels": CHANNELS,
         "crop_factor": CROP_FACTOR,
         "temperatures": temps,
         "calibration": stats,
