@@ -119,6 +119,6 @@ def test_bad_input_says_what_was_expected():
     with pytest.raises(ValueError, match="expected one of"):
         classify_faces([np.zeros((32, 32, 3), np.uint8)], "yahtzee")
     with pytest.raises(ValueError, match="H x W x 3"):
-        classify_faces([np.zeros((32, 32, 4), np.uint8)], "pips")
+        classify_faces([np.zeros((32, 32, 5), np.uint8)], "pips")
     with pytest.raises(ValueError, match="expected one of"):
         class_index("seven")

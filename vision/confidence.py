@@ -28,7 +28,7 @@ from pathlib import Path
 TABLE_PATH = Path(__file__).with_name("confidence.json")
 TRUSTED = 0.99  # the accuracy a confidence of 0.9 stands for
 LEARNED_MIN_COUNT = 40
-LEARNED_Z = 1.0
+LEARNED_Z = 1.96
 
 
 def _load() -> dict[str, tuple[list[float], list[float]]]:
