@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision.learned.classes import CLASSES, class_index, kind_indices
-from vision.learned.data import FOCUS, crops_at_finds, synth_crops
+from vision.learned.crops import FAR, INPUT
+from vision.learned.data import FOCUS, TURN, crops_at_finds, jittered, synth_crops
 from vision.learned.detector import Found
 from vision.learned.train import MIN_SURE_SHARE, TARGET, fit_temperature
 
@@ -30,6 +31,23 @@ def test_finds_are_taught_as_the_face_the_cocked_die_or_no_die_they_fell_on():
     # the half-hidden die is neither a face to learn nor a false find: left out
     assert labels == [5, "cocked", "none"]
     assert groups == ["found_face", "found_cocked", "false_find"]
+
+
+def test_training_crops_follow_the_reading_convention():
+    """Turned outward (give or take TURN degrees), with the reach plane: as crop_die makes them
+    at reading time, or the network learns a view it will never see."""
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[200, 547:554] = 255  # a bar further out than a die at (540, 200), right of the centre
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        crop = jittered(image, 540.0, 200.0, 24.0, rng, jitter=False)
+        assert crop.shape == (INPUT, INPUT, 4)
+        assert crop[0, 0, 3] == round(255 * (540 - 299.5) / 600 / FAR)
+        ys, xs = np.nonzero(crop[:, :, 0] > 40)
+        c = (INPUT - 1) / 2
+        assert np.all(ys < c)  # the bar is above the centre...
+        slope = np.degrees(np.arctan2(np.ptp(xs), np.ptp(ys) + 1))
+        assert slope <= TURN + 8  # ...and upright, give or take the turn's jitter
 
 
 @pytest.mark.parametrize("focus", sorted(FOCUS))
