@@ -118,7 +118,11 @@ def crops_of_frame(
         if size * CROP_FACTOR / 2 < x < w - size * CROP_FACTOR / 2 and (
             size * CROP_FACTOR / 2 < y < h - size * CROP_FACTOR / 2
         ):
-            out.add(view(image, x, y, CROP_FACTOR * size, rng), class_index(None), dict(tags, group=group, size=size))
+            out.add(
+                view(image, x, y, CROP_FACTOR * size, rng),
+                class_index(None),
+                dict(tags, group=group, size=size),
+            )
 
     for _ in range(2):  # the table, away from every die
         size = typical * rng.uniform(0.75, 1.3)
@@ -162,7 +166,11 @@ def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
             label, group = class_index(COCKED), "found_cocked"
         else:
             label, group = class_index(None), "false_find"
-        out.add(view(image, f.x, f.y, CROP_FACTOR * f.size, rng), label, dict(tags, group=group, size=f.size))
+        out.add(
+            view(image, f.x, f.y, CROP_FACTOR * f.size, rng),
+            label,
+            dict(tags, group=group, size=f.size),
+        )
     return out
 
 
