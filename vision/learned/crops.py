@@ -86,7 +86,7 @@ def to_input(crops: list[np.ndarray]) -> np.ndarray:
     """N x CHANNELS x INPUT x INPUT float32 blob: area-resized, colours normalised per crop, the
     reach plane scaled to 0..1. A crop without a reach plane (3 channels) counts as one at the
     frame's centre."""
-    out = np.zeros((len(crops), CHANNELS, INPUT, INPUT), np.float32)
+    small = np.zeros((len(crops), INPUT, INPUT, CHANNELS), np.uint8)
     for i, c in enumerate(crops):
         c = np.asarray(c)
         if c.ndim == 2:
@@ -99,10 +99,12 @@ def to_input(crops: list[np.ndarray]) -> np.ndarray:
         if c.shape[:2] != (INPUT, INPUT):
             interp = cv2.INTER_AREA if min(c.shape[:2]) > INPUT else cv2.INTER_LINEAR
             c = cv2.resize(c, (INPUT, INPUT), interpolation=interp)
-        f = c[:, :, :3].astype(np.float32)
-        f -= f.mean()
-        f /= max(float(f.std()), 4.0)
-        out[i, :3] = f.transpose(2, 0, 1)
-        if c.shape[2] == CHANNELS:
-            out[i, 3] = c[:, :, 3].astype(np.float32) / 255.0
+        small[i, :, :, : c.shape[2]] = c
+    # (one pass over the batch: a frame's 20 crops one by one cost a millisecond)
+    colours = small[..., :3].astype(np.float32)
+    colours -= colours.mean(axis=(1, 2, 3), keepdims=True)
+    colours /= np.maximum(colours.std(axis=(1, 2, 3), keepdims=True), 4.0)
+    out = np.empty((len(crops), CHANNELS, INPUT, INPUT), np.float32)
+    out[:, :3] = colours.transpose(0, 3, 1, 2)
+    out[:, 3] = small[..., 3] / np.float32(255.0)
     return out
