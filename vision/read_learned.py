@@ -24,7 +24,7 @@ from vision.readings import Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
 MIN_COCKED = 0.3  # ...that a cocked find needs
-COCKED_DOUBT = 0.35  # cocked heat above which a flat find's face is the less sure
+COCKED_DOUBT = 0.5  # cocked heat above which a flat find's face is the less sure
 SURE_FIND = 0.7  # a find the classifier sees no face in is a cocked die when both are this sure
 
 

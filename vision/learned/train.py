@@ -281,13 +281,13 @@ def recalibrate(a, hard: bool) -> int:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--seed", type=int, default=2026)
-    p.add_argument("--scenes", type=int, default=400, help="synthetic scenes per kind")
+    p.add_argument("--scenes", type=int, default=500, help="synthetic scenes per kind")
     p.add_argument("--sim-tables", type=int, default=10, help="simulated tables per kind")
     p.add_argument("--per-die", type=int, default=2, help="jittered crops per die")
-    p.add_argument("--cocked-crops", type=int, default=3, help="crops per cocked die")
+    p.add_argument("--cocked-crops", type=int, default=4, help="crops per cocked die")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument(
-        "--focus-scenes", type=int, default=120, help="scenes per kind of each hard case (FOCUS)"
+        "--focus-scenes", type=int, default=200, help="scenes per kind of each hard case (FOCUS)"
     )
     p.add_argument("--cache", type=Path, default=None, help="keep/reuse the training crops here")
     p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
