@@ -31,23 +31,29 @@ def _pair(scene, readings):
     return out
 
 
+def _tables(kind, seed, count, n_dice, cocked, tilts, backgrounds):
+    """`count` generated tables of 1280 x 960, dice of 36 to 64 px, light noise; tilts and
+    backgrounds taken in turn."""
+    for i in range(count):
+        yield render_scene(
+            kind,
+            np.random.default_rng([seed, i]),
+            frame=(1280, 960),
+            n_dice=n_dice,
+            die_size=float(36 + 14 * (i % 3)),
+            cocked=cocked,
+            tilt=tilts[i % len(tilts)],
+            background=backgrounds[i % len(backgrounds)],
+            noise=3.0,
+        )
+
+
 @pytest.mark.parametrize("kind", ["pips", "strike", "detrak"])
 def test_unseen_scenes_are_read(kind):
     """Six tables of 12 dice (with three, one die was 3 % of the share: a cluster of touching
     dice could tip it)."""
     right = flat = 0
-    for i in range(6):
-        scene = render_scene(
-            kind,
-            np.random.default_rng([31337, i]),
-            frame=(1280, 960),
-            n_dice=12,
-            die_size=float(36 + 14 * (i % 3)),
-            cocked=1,
-            tilt=3.0,
-            background=("felt", "wood", "foam")[i % 3],
-            noise=3.0,
-        )
+    for scene in _tables(kind, 31337, 6, 12, 1, (3.0,), ("felt", "wood", "foam")):
         r = read(scene.image, kind)
         for t, d in _pair(scene, r):
             if t.cocked:  # (one a table: test_cocked_dice_are_flagged counts them over more)
@@ -67,18 +73,10 @@ def test_cocked_dice_are_flagged(kind):
     flagged at least (session 3's classifier flagged half), and at most one in eight read as a
     sure face, whatever the table."""
     flagged = sure = cocked = 0
-    for i in range(8):
-        scene = render_scene(
-            kind,
-            np.random.default_rng([4242, i]),
-            frame=(1280, 960),
-            n_dice=14,
-            die_size=float(36 + 14 * (i % 3)),
-            cocked=3,
-            tilt=float(i % 4 * 3),
-            background=("felt", "wood", "foam", "grey_card")[i % 4],
-            noise=3.0,
-        )
+    tables = _tables(
+        kind, 4242, 8, 14, 3, (0.0, 3.0, 6.0, 9.0), ("felt", "wood", "foam", "grey_card")
+    )
+    for scene in tables:
         for t, d in _pair(scene, read(scene.image, kind)):
             if t.cocked:
                 cocked += 1
