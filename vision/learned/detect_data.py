@@ -16,8 +16,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.shrink import shrink
-
 from .data import still_frames
 
 PATCH = 192
@@ -29,7 +27,6 @@ SYNTH_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1600, 1200), 
 SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
 SIM_SIZES = ((640, 480), (960, 720), (1280, 960))
 HEADS = 5  # flat heat, cocked heat, log size, offset x, offset y
-COCKED_SHARE = 0.3  # of the patches centred near a die, those centred near a cocked one (if any)
 
 
 @dataclass
@@ -47,7 +44,7 @@ def synth_frame(kind: str, seed: int, i: int) -> tuple[np.ndarray, list[dict]]:
 
     rng = np.random.default_rng([seed, i, 17])
     frame = SYNTH_FRAMES[rng.integers(len(SYNTH_FRAMES))]
-    cond = {"frame": frame, "n_dice": int(rng.integers(2, 29)), "cocked": int(rng.integers(0, 7))}
+    cond = {"frame": frame, "n_dice": int(rng.integers(2, 29)), "cocked": int(rng.integers(0, 5))}
     scene = render_scene(kind, np.random.default_rng([seed, i, 19]), **cond)
     return scene.image, [t.to_json() for t in scene.dice]
 
@@ -77,14 +74,10 @@ def patches_of_frame(image: np.ndarray, dice: list[dict], rng, count: int) -> Pa
 def _patch(image, dice, scale, rng):
     h, w = image.shape[:2]
     sw, sh = max(1, round(w * scale)), max(1, round(h * scale))
-    if scale < 1:  # as the reader shrinks a frame (whole factors first: vision/shrink.py)
-        small = shrink(image, (sw, sh))
-    else:
-        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_LINEAR)
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(image, (sw, sh), interpolation=interp)
     if dice and rng.random() < 0.65:
-        cocked = [d for d in dice if d["cocked"]]
-        pool = cocked if cocked and rng.random() < COCKED_SHARE else dice
-        d = pool[rng.integers(len(pool))]
+        d = dice[rng.integers(len(dice))]
         cx, cy = d["x"] * scale + rng.uniform(-PATCH / 3, PATCH / 3), d["y"] * scale
         cy += rng.uniform(-PATCH / 3, PATCH / 3)
     else:
