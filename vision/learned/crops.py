@@ -32,8 +32,14 @@ FAR = 0.75  # the reach (distance from the frame's centre / the frame's longer s
 def crop_die(image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
     """The crop of the die at (x, y) of side `size` px (edges replicated beyond the frame):
     BGR turned as the convention says, plus the reach plane."""
-    crop = warp_crop(image, x, y, CROP_FACTOR * size, outward_angle(image.shape, x, y))
-    return with_reach(crop, reach(image.shape, x, y))
+    return outward_crop(image, x, y, CROP_FACTOR * size)
+
+
+def outward_crop(image: np.ndarray, x: float, y: float, side: float, off: float = 0.0):
+    """A square of `side` px at (x, y) by the convention (turned outward, `off` degrees more:
+    training's jitter), with its reach plane, at native resolution."""
+    angle = outward_angle(image.shape, x, y) + off
+    return with_reach(warp_crop(image, x, y, side, angle), reach(image.shape, x, y))
 
 
 def outward_angle(shape: tuple, x: float, y: float) -> float:
@@ -100,7 +106,7 @@ def to_input(crops: list[np.ndarray]) -> np.ndarray:
             interp = cv2.INTER_AREA if min(c.shape[:2]) > INPUT else cv2.INTER_LINEAR
             c = cv2.resize(c, (INPUT, INPUT), interpolation=interp)
         small[i, :, :, : c.shape[2]] = c
-    # (one pass over the batch: a frame's 20 crops one by one cost a millisecond)
+    # (one pass over the batch: 0.4 ms less for a frame's 20 crops than crop by crop)
     colours = small[..., :3].astype(np.float32)
     colours -= colours.mean(axis=(1, 2, 3), keepdims=True)
     colours /= np.maximum(colours.std(axis=(1, 2, 3), keepdims=True), 4.0)

@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES, COCKED, NONE, check_kind, class_index
-from .crops import CROP_FACTOR, INPUT, outward_angle, reach, warp_crop, with_reach
+from .crops import CROP_FACTOR, INPUT, outward_crop
 
 JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
 JITTER_SCALE = (0.82, 1.38)  # crop side error, factor (a black die's hard shadow: +35 %)
@@ -34,7 +34,8 @@ TURN = 10.0  # degrees the outward turn is off by at most (a tilted camera's cen
 
 @dataclass
 class CropSet:
-    """Crops (N x INPUT x INPUT x 4 uint8: BGR and the reach plane), their class indices and tags (one dict per crop)."""
+    """Crops (N x INPUT x INPUT x 4 uint8: BGR and the reach plane), their class indices and
+    tags (one dict per crop)."""
 
     images: list[np.ndarray] = field(default_factory=list)
     labels: list[int] = field(default_factory=list)
@@ -80,8 +81,7 @@ def jittered(image, x, y, size, rng, jitter: bool = True) -> np.ndarray:
 def view(image, x, y, side, rng) -> np.ndarray:
     """The INPUT x INPUT crop of side `side` at (x, y), by the convention of crops.py, the turn
     off by up to TURN degrees."""
-    angle = outward_angle(image.shape, x, y) + rng.uniform(-TURN, TURN)
-    return small(with_reach(warp_crop(image, x, y, side, angle), reach(image.shape, x, y)))
+    return small(outward_crop(image, x, y, side, rng.uniform(-TURN, TURN)))
 
 
 def crops_of_frame(
