@@ -85,3 +85,43 @@ def test_the_model_finds_the_dice_of_an_unseen_frame(kind):
         hits += bool(near) and abs(near[0].size - t.size) < 0.25 * t.size
     assert hits >= len(scene.dice) - 1
     assert len(found) <= len(scene.dice) + 1
+
+
+def _hits(scene, found) -> int:
+    hits = 0
+    for t in scene.dice:
+        near = [f for f in found if math.hypot(f.x - t.x, f.y - t.y) < 0.3 * t.size]
+        hits += bool(near) and abs(near[0].size - t.size) < 0.3 * t.size
+    return hits
+
+
+@needs_model
+@pytest.mark.parametrize(
+    "kind, frame, size, background",
+    [
+        # a phone photo of small dice: specks at the first looks
+        ("pips", (4032, 3024), 20.0, "foam"),
+        # dice of a fifth of the frame: their pips look like dice
+        ("pips", (800, 600), 145.0, "wood"),
+        # the arena, seen from far, looks like one big die, and the dice are specks
+        ("strike", (1920, 1080), 29.0, "foam"),
+    ],
+)
+def test_dice_are_found_at_the_ends_of_the_size_range(kind, frame, size, background):
+    from vision.synth.scene import render_scene
+
+    scene = render_scene(
+        kind,
+        np.random.default_rng([77, int(size)]),
+        frame=frame,
+        n_dice=6,
+        die_size=size,
+        cocked=0,
+        cluster=0.0,
+        tilt=2.0,
+        background=background,
+    )
+    found = detector.find_dice(scene.image)
+    assert _hits(scene, found) >= len(scene.dice) - 1
+    sure = [f for f in found if f.score >= detector.SURE]  # (the classifier weighs the rest)
+    assert len(sure) <= len(scene.dice) + 1

@@ -30,11 +30,14 @@ FIRST = 192  # longest side of the first look (big dice: up to a quarter of the 
 SECOND = 384  # ...and of the second (dice from 1/40 of the frame)
 WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
+BIG_PX = 45.0  # dice seen up to this big are still well seen (the network was taught to 60)
+SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 150 px)
 REFINE = 3  # looks at most after the first two
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames)
 MAX_UPSCALE = 1.5
 SURE = 0.5  # heat of the finds whose sizes choose the scale
 SURE_BIG = 0.7  # heat of a big die whose pips, seen as small dice, are taken for its own
+PIPS_RATIO = 3.5  # ...or of a SURE one, when the small finds are this many times smaller
 PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
 _lock = threading.Lock()
 
@@ -88,12 +91,9 @@ def find_dice(
     if base is None:
         base = overview(frame)  # the first look shrinks this copy, not the whole frame again
     looks = [_look_at(frame, first, base), _look_at(frame, second, base)]
+    while not looks[-1].px and _closer_helps(looks, h, w):
+        looks.append(_look_at(frame, _bounded(looks[-1].scale * 2.0, h, w)))
     seen = [lk for lk in looks if lk.px]
-    if not seen and looks[-1].found:  # only unsure finds: tiny dice, seen closer they are sure
-        closer = _bounded(looks[-1].scale * 2.0, h, w)
-        if closer > looks[-1].scale * 1.2:
-            looks.append(_look_at(frame, closer))
-            seen = [lk for lk in looks if lk.px]
     if not seen:
         return looks[-1].found
     good = [lk for lk in seen if GOOD_PX[0] <= lk.px <= GOOD_PX[1]]
@@ -108,11 +108,30 @@ def find_dice(
         if abs(scale / most.scale - 1) < 0.1:
             break  # as near as the frame allows
         most = _look_at(frame, scale)
-        if most.px and GOOD_PX[0] <= most.px <= GOOD_PX[1]:
-            good.append(most)
-        elif not most.px:
+        if not most.px:
             break
-    return _likeliest(good or seen).found
+        seen.append(most)
+        if GOOD_PX[0] <= most.px <= GOOD_PX[1]:
+            good.append(most)
+    big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
+    return _likeliest(good or [min(seen, key=_off_good)], big).found
+
+
+def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
+    """Whether to look closer when the closest look yet has seen no sure die: tiny dice in a
+    big frame (a 4032 px photo of 18 px dice) are no more than specks at the first looks (which
+    may see nothing, or only the Strike arena as one big die), and unsure finds are often tiny
+    dice that, seen closer, are sure."""
+    last = looks[-1]
+    if _bounded(last.scale * 2.0, h, w) < last.scale * 1.2:
+        return False  # as near as the frame allows
+    return last.scale * SMALLEST < GOOD_PX[0] or (len(looks) == 2 and bool(last.found))
+
+
+def _off_good(lk: _Look) -> float:
+    """How far a look's dice are from the sizes the network sees well, as a ratio (a look at
+    dice a little too small, as near as a big frame allows, beats the far look that chose it)."""
+    return max(GOOD_PX[0] / lk.px, lk.px / GOOD_PX[1], 1.0)
 
 
 @dataclass(frozen=True)
@@ -130,28 +149,40 @@ def _look_at(frame: np.ndarray, scale: float, base: np.ndarray | None = None) ->
     return _Look(scale, found, px, len(sure))
 
 
-def _likeliest(looks: list[_Look]) -> _Look:
+def _likeliest(looks: list[_Look], bigger_looks: list[_Look] = ()) -> _Look:
     """Of looks at dice of a good size, the one with the most sure finds, unless a look at
-    bigger dice holds its finds inside its own (the pips of big dice, seen as small dice)."""
+    bigger dice holds its finds inside its own (the pips of big dice, seen as small dice).
+    That look may be one of `bigger_looks` too, which saw its dice larger than GOOD_PX: a die
+    of a fifth of the frame fills a good share of even the first look."""
     looks = sorted(looks, key=lambda lk: -lk.sure)
     best = looks[0]
-    for other in looks[1:]:
-        bigger = other.px and best.px and other.px / other.scale > 2.5 * best.px / best.scale
-        if bigger and _inside(best.found, other.found) > 0.6:
+    for other in looks[1:] + list(bigger_looks):
+        if not (other.px and best.px):
+            continue
+        ratio = (other.px / other.scale) / (best.px / best.scale)
+        if ratio > 8.0:
+            continue  # pips are a fifth of their die: a find this big is the arena, or a tray
+        if ratio > 2.5 and _inside(best.found, other.found, SURE_BIG) > 0.6:
             return other
+        if ratio > PIPS_RATIO and _inside(best.found, other.found, SURE) > 0.6:
+            return other  # finds this much smaller are pips, even inside less sure dice
     return best
 
 
-def _inside(small: list[Found], big: list[Found]) -> float:
-    """The share of `small` finds lying within one of the sure `big` finds' squares (a tight
-    cluster of dice, seen from far as one unsure die, is no die with pips)."""
+def _inside(small: list[Found], big: list[Found], least: float) -> float:
+    """The share of `small` finds lying within one of the `big` finds (heat `least` or more) as
+    pips lie in a die. A tight cluster of dice, seen from far as one unsure die, is no die with
+    pips; nor is the Strike arena, seen from far as one die holding them all: a die holds six
+    pips at most."""
     sure = [f for f in small if f.score >= SURE]
-    big = [b for b in big if b.score >= SURE_BIG]
+    big = [b for b in big if b.score >= least]
     if not sure:
         return 0.0
     held = sum(
         any(abs(f.x - b.x) < b.size / 2 and abs(f.y - b.y) < b.size / 2 for b in big) for f in sure
     )
+    if held > 6 * len(big):
+        return 0.0
     return held / len(sure)
 
 
