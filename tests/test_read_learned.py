@@ -140,9 +140,10 @@ def _row(names, best, p=0.95):
 
 
 def test_what_the_classifier_says_of_each_find_decides_its_die():
-    """The rules between the two networks, on made-up outputs: a face only on a flat find the
-    classifier reads; "cocked" from either network flags the die; "no die" drops a find unless
-    both networks are sure a die is there."""
+    """The rules between the two networks, on made-up outputs: a face on a flat find the
+    classifier reads; "cocked" from either network flags the die, unless the classifier reads
+    a face on a find the detector calls cocked, sure of it and sure the die is not on its edge;
+    "no die" from the classifier drops a find, unless the detector is sure of a cocked die."""
     from vision.learned.classes import kind_classes
     from vision.learned.detector import Found
 
@@ -160,8 +161,17 @@ def test_what_the_classifier_says_of_each_find_decides_its_die():
     on_edge = read_learned._flat(flat, _row(names, "cocked"), names, "pips")
     assert (on_edge.face, on_edge.cocked) == (None, True)
     assert read_learned._flat(unsure_flat, _row(names, "none"), names, "pips") is None
-    assert read_learned._flat(flat, _row(names, "none"), names, "pips").cocked
+    assert read_learned._flat(flat, _row(names, "none"), names, "pips") is None  # a print
 
-    assert read_learned._tilted(tilted, _row(names, 6), names).cocked  # never a face off an edge
-    assert read_learned._tilted(tilted, _row(names, "none"), names) is None  # a print
-    assert read_learned._tilted(sure_tilted, _row(names, "none"), names).cocked
+    def tilted_read(find, row):
+        return read_learned._tilted(find, row, names, "pips")
+
+    unsure6 = _row(names, 6, p=0.85)
+    leaning6 = _row(names, 6, p=0.93)
+    leaning6[names.index("cocked")] = 0.06
+    assert tilted_read(tilted, unsure6).cocked
+    assert tilted_read(tilted, leaning6).cocked
+    sure6 = tilted_read(tilted, _row(names, 6, p=0.97))
+    assert (sure6.face, sure6.cocked) == (6, False)  # seen large, the die lies flat
+    assert tilted_read(tilted, _row(names, "none")) is None  # a print
+    assert tilted_read(sure_tilted, _row(names, "none")).cocked

@@ -6,8 +6,8 @@ big, whether it lies flat), the classifier sees one die large (which face). A fl
 the classifier calls "cocked" (a tilted top face, a side face showing: it was taught the
 detector's finds on cocked dice) is reported cocked, face None, so the table has it rolled again
 or asks. One it calls "no die" is a false find (a print on the tray, a pip of a big die) and is
-dropped, unless both networks are sure: a die is there and shows no face it knows, which is
-reported cocked too (the table asks). A face is never guessed.
+dropped: on the benchmark, every such find the detector was sure of was a print, never a die.
+A face is never guessed.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from vision.readings import Die
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
 MIN_COCKED = 0.3  # ...that a cocked find needs
 COCKED_DOUBT = 0.5  # cocked heat above which a flat find's face is the less sure
-SURE_FIND = 0.7  # a find the classifier sees no face in is a cocked die when both are this sure
+SURE_FIND = 0.7  # a cocked find the classifier sees no die in is kept when this sure
+FACE_OVER_TILT = 0.9  # a face the classifier reads this sure on a cocked find...
+FLAT_ODDS = 0.05  # ...with odds of its being cocked under this, is read as on a flat die
 
 
 def enabled(kind: str) -> bool:
@@ -48,7 +50,7 @@ def learned_dice(
     names = kind_classes(kind)
     out = []
     for f, row in zip(found, p, strict=True):
-        die = _tilted(f, row, names) if f.cocked else _flat(f, row, names, kind)
+        die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
         if die is not None:
             out.append(die)
     return out
@@ -62,13 +64,18 @@ def _cocked(f: Found, sure: float) -> Die:
     return Die(None, f.x, f.y, f.size, cocked=True, confidence=round(sure, 3))
 
 
-def _tilted(f: Found, row: np.ndarray, names: tuple) -> Die | None:
-    """A find the detector calls cocked: cocked, whatever face the classifier sees on it (a
-    face is never read off a die that may be on its edge), unless the classifier sees no die
-    there and the detector was not sure either (the prints of a tray)."""
+def _tilted(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
+    """A find the detector calls cocked: cocked, unless the classifier, which sees the die
+    large, reads a face on it at FACE_OVER_TILT or more and gives it under FLAT_ODDS of being
+    on its edge (the detector sees the whole frame small: a flat die touching others, or seen
+    far from the centre with its sides showing, looks tilted to it), or it sees no die there and
+    the detector was not sure either (the prints of a tray)."""
     best = int(row.argmax())
     if names[best] == NONE and f.cocked_score < SURE_FIND:
         return None
+    if names[best] not in (NONE, COCKED) and row[best] >= FACE_OVER_TILT:
+        if row[names.index(COCKED)] < FLAT_ODDS:
+            return _flat(f, row, names, kind)
     return _cocked(f, f.cocked_score)
 
 
@@ -84,9 +91,7 @@ def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
         doubt = min(1.0, (1.0 - f.cocked_score) / (1.0 - COCKED_DOUBT))
         raw = margin * min(1.0, f.flat_score / SURE_FIND) * doubt
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
-    if f.flat_score < SURE_FIND or row[best] < SURE_FIND:
-        return None  # not sure enough that there is a die here, and it shows no face
-    return _cocked(f, min(f.flat_score, float(row[best])))
+    return None  # no die here: a print on the tray, a pip of a big die
 
 
 def table_key(kind: str) -> str:
