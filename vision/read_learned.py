@@ -73,9 +73,9 @@ def _tilted(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
     best = int(row.argmax())
     if names[best] == NONE and f.cocked_score < SURE_FIND:
         return None
-    if names[best] not in (NONE, COCKED) and row[best] >= FACE_OVER_TILT:
-        if row[names.index(COCKED)] < FLAT_ODDS:
-            return _flat(f, row, names, kind)
+    face = names[best] not in (NONE, COCKED)
+    if face and row[best] >= FACE_OVER_TILT and row[names.index(COCKED)] < FLAT_ODDS:
+        return _flat(f, row, names, kind)
     return _cocked(f, f.cocked_score)
 
 
