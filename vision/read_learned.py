@@ -20,6 +20,7 @@ from vision.confidence import calibrated
 from vision.learned import available, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
+from vision.learned.nadir import find_nadir, looks_oblique
 from vision.readings import Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
@@ -48,12 +49,34 @@ def learned_dice(
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
     names = kind_classes(kind)
+    below = _oblique_view(frame, found, p, kind)
+    if below is not None:
+        p = probabilities([crop_die(frame, f.x, f.y, f.size, below) for f in found], kind)
     out = []
     for f, row in zip(found, p, strict=True):
         die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
         if die is not None:
             out.append(die)
     return out
+
+
+def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
+    """The point below the camera, when the frame is an oblique photo in which the classifier
+    calls flat finds cocked and that point reads the sure ones better (vision/learned/nadir.py);
+    else None, the frame's centre."""
+    names = kind_classes(kind)
+    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    best = p.argmax(axis=1)
+    flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= 0.5]
+    if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
+        return None
+    surely = [i for i in flat if best[i] in faces]
+
+    def read_faces(idx, below):
+        crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in idx]
+        return probabilities(crops, kind)[:, faces].max(axis=1)
+
+    return find_nadir(frame.shape, found, read_faces, surely)
 
 
 def _worth_a_look(f: Found) -> bool:

@@ -29,33 +29,49 @@ CHANNELS = 4  # B, G, R, reach
 FAR = 0.75  # the reach (distance from the frame's centre / the frame's longer side) coded 255
 
 
-def crop_die(image: np.ndarray, x: float, y: float, size: float) -> np.ndarray:
+def crop_die(
+    image: np.ndarray, x: float, y: float, size: float, below: tuple | None = None
+) -> np.ndarray:
     """The crop of the die at (x, y) of side `size` px (edges replicated beyond the frame):
-    BGR turned as the convention says, plus the reach plane."""
-    return outward_crop(image, x, y, CROP_FACTOR * size)
+    BGR turned as the convention says, plus the reach plane. `below`: the point of the frame
+    straight below the camera, if not its centre (an oblique photo: vision/learned/nadir.py)."""
+    return outward_crop(image, x, y, CROP_FACTOR * size, below=below)
 
 
-def outward_crop(image: np.ndarray, x: float, y: float, side: float, off: float = 0.0):
+def outward_crop(
+    image: np.ndarray,
+    x: float,
+    y: float,
+    side: float,
+    off: float = 0.0,
+    below: tuple | None = None,
+):
     """A square of `side` px at (x, y) by the convention (turned outward, `off` degrees more:
     training's jitter), with its reach plane, at native resolution."""
-    angle = outward_angle(image.shape, x, y) + off
-    return with_reach(warp_crop(image, x, y, side, angle), reach(image.shape, x, y))
+    angle = outward_angle(image.shape, x, y, below) + off
+    return with_reach(warp_crop(image, x, y, side, angle), reach(image.shape, x, y, below))
 
 
-def outward_angle(shape: tuple, x: float, y: float) -> float:
-    """Degrees to turn a crop at (x, y) (counter-clockwise on screen) so that the direction
-    from the frame's centre to (x, y) points up."""
+def _below(shape: tuple, below: tuple | None) -> tuple[float, float]:
     h, w = shape[:2]
-    dx, dy = x - (w - 1) / 2, y - (h - 1) / 2
+    return ((w - 1) / 2, (h - 1) / 2) if below is None else below
+
+
+def outward_angle(shape: tuple, x: float, y: float, below: tuple | None = None) -> float:
+    """Degrees to turn a crop at (x, y) (counter-clockwise on screen) so that the direction
+    from the frame's centre (or the point `below` the camera) to (x, y) points up."""
+    cx, cy = _below(shape, below)
+    dx, dy = x - cx, y - cy
     if dx == 0 and dy == 0:
         return 0.0
     return math.degrees(math.atan2(dy, dx)) + 90.0
 
 
-def reach(shape: tuple, x: float, y: float) -> float:
-    """How far (x, y) lies from the frame's centre, in frame lengths (the longer side)."""
-    h, w = shape[:2]
-    return math.hypot(x - (w - 1) / 2, y - (h - 1) / 2) / max(h, w)
+def reach(shape: tuple, x: float, y: float, below: tuple | None = None) -> float:
+    """How far (x, y) lies from the frame's centre (or the point `below` the camera), in frame
+    lengths (the longer side)."""
+    cx, cy = _below(shape, below)
+    return math.hypot(x - cx, y - cy) / max(shape[:2])
 
 
 def with_reach(crop: np.ndarray, far: float) -> np.ndarray:
