@@ -10,11 +10,13 @@ confidence = 0.9 * lb / 0.99 below it, 0.9 + 0.1 * (lb - 0.99) / 0.01 above. A k
 band never was that sure never reaches 0.9: the table then asks the players. Refit with
 `.venv/bin/python bench/bench_vision.py --fit-confidence vision/confidence.json`.
 
-The learned reader's tables ("learned-<kind>") are fitted on 200 scenes of seed 1 and simulated
-frames (about 3000 faces a kind) with the same 95 % bound (LEARNED_Z), over bands of at least
-LEARNED_MIN_COUNT faces. Sessions 2 and 3 fitted them on 120 scenes with a narrower bound (the
-share itself, then one standard error): too few faces for a 95 % bound to reach 0.99, and the
-fit then moved with a handful of cocked dice read with confidence. bench/bench_vision.py checks,
+The learned reader's tables ("learned-<kind>") are fitted on 300 scenes of seed 1 and simulated
+frames (about 4400-5400 faces a kind) with the same 95 % bound (LEARNED_Z), over bands of at
+least LEARNED_MIN_COUNT faces (`--n 300 --sim-frames 30`). Sessions 2 and 3 fitted them on 120
+scenes with a narrower bound (the share itself, then one standard error): too few faces for a
+95 % bound to reach 0.99, and the fit then moved with a handful of cocked dice read with
+confidence; session 4 on 200 scenes (on session 5's reader, 200 left Détrak's sure faces at
+0.9897 on the benchmark's 60 scenes, 300 gave 0.9955). bench/bench_vision.py checks,
 on the benchmark's own scenes (another seed), that faces at 0.9 or more are right 99 % of the
 time.
 """
