@@ -125,3 +125,19 @@ def test_dice_are_found_at_the_ends_of_the_size_range(kind, frame, size, backgro
     assert _hits(scene, found) >= len(scene.dice) - 1
     sure = [f for f in found if f.score >= detector.SURE]  # (the classifier weighs the rest)
     assert len(sure) <= len(scene.dice) + 1
+
+
+def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
+    """A heap of 18 px dice in a 1280 px frame is one or two "dice" at the second look (5 px a
+    die): the reader looks closer. Many sure dice there, or dice already big enough to see, or a
+    look as close as the frame allows, and it does not."""
+
+    def looks(scale, sure):
+        first = detector._Look(scale / 2, [], None, 0)
+        return [first, detector._Look(scale, [], 12.0 if sure else None, sure)]
+
+    assert detector._closer_helps(looks(0.3, 1), 960, 1280)
+    assert detector._closer_helps(looks(0.3, 0), 960, 1280)
+    assert not detector._closer_helps(looks(0.3, 12), 960, 1280)
+    assert not detector._closer_helps(looks(0.6, 1), 960, 1280)  # 18 px dice are 10.8 px there
+    assert not detector._closer_helps(looks(1.5, 0), 960, 1280)  # MAX_UPSCALE

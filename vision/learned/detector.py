@@ -32,6 +32,7 @@ WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
 BIG_PX = 45.0  # dice seen up to this big are still well seen (the network was taught to 60)
 SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 150 px)
+FEW = 2  # sure finds so few that they may be a heap of tiny dice seen as one or two
 REFINE = 3  # looks at most after the first two
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames)
 MAX_UPSCALE = 1.5
@@ -91,7 +92,7 @@ def find_dice(
     if base is None:
         base = overview(frame)  # the first look shrinks this copy, not the whole frame again
     looks = [_look_at(frame, first, base), _look_at(frame, second, base)]
-    while not looks[-1].px and _closer_helps(looks, h, w):
+    while _closer_helps(looks, h, w):
         looks.append(_look_at(frame, _bounded(looks[-1].scale * 2.0, h, w)))
     seen = [lk for lk in looks if lk.px]
     if not seen:
@@ -118,14 +119,18 @@ def find_dice(
 
 
 def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
-    """Whether to look closer when the closest look yet has seen no sure die: tiny dice in a
-    big frame (a 4032 px photo of 18 px dice) are no more than specks at the first looks (which
-    may see nothing, or only the Strike arena as one big die), and unsure finds are often tiny
-    dice that, seen closer, are sure."""
+    """Whether to look closer: when the closest look yet has seen no sure die, or only FEW,
+    and an 18 px die would still be too small there. Tiny dice in a big frame (a 4032 px photo
+    of 18 px dice) are no more than specks at the first looks, which may see nothing, only the
+    Strike arena as one big die, or a heap of them as one or two dice; unsure finds are often
+    tiny dice that, seen closer, are sure."""
     last = looks[-1]
     if _bounded(last.scale * 2.0, h, w) < last.scale * 1.2:
         return False  # as near as the frame allows
-    return last.scale * SMALLEST < GOOD_PX[0] or (len(looks) == 2 and bool(last.found))
+    small = last.scale * SMALLEST < GOOD_PX[0]
+    if not last.px:
+        return small or (len(looks) == 2 and bool(last.found))
+    return small and last.sure <= FEW
 
 
 def _off_good(lk: _Look) -> float:
