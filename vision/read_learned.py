@@ -49,7 +49,9 @@ def learned_dice(
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
     names = kind_classes(kind)
-    below = _oblique_view(frame, found, p, kind)
+    # (a known die size means the table's camera, mounted above it: no search, which may cost
+    # 50-130 ms; photos and the first frames are searched)
+    below = None if die_size else _oblique_view(frame, found, p, kind)
     if below is not None:
         p = probabilities([crop_die(frame, f.x, f.y, f.size, below) for f in found], kind)
     out = []
