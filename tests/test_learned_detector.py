@@ -132,12 +132,14 @@ def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
     die): the reader looks closer. Many sure dice there, or dice already big enough to see, or a
     look as close as the frame allows, and it does not."""
 
-    def looks(scale, sure):
+    def looks(scale, sure, unsure=2):
         first = detector._Look(scale / 2, [], None, 0)
-        return [first, detector._Look(scale, [], 12.0 if sure else None, sure)]
+        found = [None] * (sure + unsure)
+        return [first, detector._Look(scale, found, 12.0 if sure else None, sure)]
 
     assert detector._closer_helps(looks(0.3, 1), 960, 1280)
     assert detector._closer_helps(looks(0.3, 0), 960, 1280)
     assert not detector._closer_helps(looks(0.3, 12), 960, 1280)
+    assert not detector._closer_helps(looks(0.3, 2, unsure=0), 960, 1280)  # Knister's two dice
     assert not detector._closer_helps(looks(0.6, 1), 960, 1280)  # 18 px dice are 10.8 px there
     assert not detector._closer_helps(looks(1.5, 0), 960, 1280)  # MAX_UPSCALE

@@ -119,8 +119,8 @@ def find_dice(
 
 
 def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
-    """Whether to look closer: when the closest look yet has seen no sure die, or only FEW,
-    and an 18 px die would still be too small there. Tiny dice in a big frame (a 4032 px photo
+    """Whether to look closer: when the closest look yet has seen no sure die, or only FEW
+    among more unsure ones, and an 18 px die would still be too small there. Tiny dice in a big frame (a 4032 px photo
     of 18 px dice) are no more than specks at the first looks, which may see nothing, only the
     Strike arena as one big die, or a heap of them as one or two dice; unsure finds are often
     tiny dice that, seen closer, are sure."""
@@ -130,7 +130,7 @@ def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
     small = last.scale * SMALLEST < GOOD_PX[0]
     if not last.px:
         return small or (len(looks) == 2 and bool(last.found))
-    return small and last.sure <= FEW
+    return small and last.sure <= FEW < len(last.found)
 
 
 def _off_good(lk: _Look) -> float:
