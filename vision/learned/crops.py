@@ -10,6 +10,10 @@ more so the farther out it lies. A cocked die shows a side face too, on whatever
 From the crop alone the two look alike; with the direction and the distance the network can
 tell a side face that perspective explains from one it does not.
 
+Strictly, "the middle" is the point of the frame straight below the camera. A camera above the
+table has it at the centre (the default, and what training uses); for an oblique photo the
+reader searches it (nadir.py) and passes it as `below`.
+
 A detector may be off by ~15 % of the side in centre and ~15 % in size; training jitters as much.
 The network sees the crop area-resized to INPUT x INPUT, each crop normalised to zero mean and unit
 spread over all its pixels and colour channels, so exposure, white balance and die colour matter
