@@ -141,5 +141,9 @@ def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
     assert detector._closer_helps(looks(0.3, 0), 960, 1280)
     assert not detector._closer_helps(looks(0.3, 12), 960, 1280)
     assert not detector._closer_helps(looks(0.3, 2, unsure=0), 960, 1280)  # Knister's two dice
+    # nothing at all: an empty table at 1280 px stays two looks (it is read at every still
+    # frame), a 4032 px photo, where 18 px dice are specks, is looked at closer
+    assert not detector._closer_helps(looks(0.3, 0, unsure=0), 960, 1280)
+    assert detector._closer_helps(looks(0.095, 0, unsure=0), 3024, 4032)
     assert not detector._closer_helps(looks(0.6, 1), 960, 1280)  # 18 px dice are 10.8 px there
     assert not detector._closer_helps(looks(1.5, 0), 960, 1280)  # MAX_UPSCALE

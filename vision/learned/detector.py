@@ -32,6 +32,7 @@ WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
 BIG_PX = 45.0  # dice seen up to this big are still well seen (the network was taught to 60)
 SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 150 px)
+SPECKS = 0.25  # a look shrinking the frame more than this makes 18 px dice specks of < 5 px
 FEW = 2  # sure finds so few that they may be a heap of tiny dice seen as one or two
 REFINE = 3  # looks at most after the first two
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames)
@@ -129,7 +130,11 @@ def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
         return False  # as near as the frame allows
     small = last.scale * SMALLEST < GOOD_PX[0]
     if not last.px:
-        return small or (len(looks) == 2 and bool(last.found))
+        if len(looks) == 2 and last.found:
+            return True
+        # nothing at all: only a frame shrunk past SPECKS can hide dice that leave no trace (an
+        # empty Strike arena at 1280 px must stay two looks: it is read at every still frame)
+        return small and (bool(last.found) or last.scale < SPECKS)
     return small and last.sure <= FEW < len(last.found)
 
 
