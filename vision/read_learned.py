@@ -69,7 +69,7 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     names = kind_classes(kind)
     faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
     best = p.argmax(axis=1)
-    flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= 0.5]
+    flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     surely = [i for i in flat if best[i] in faces]

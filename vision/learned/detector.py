@@ -121,10 +121,10 @@ def find_dice(
 
 def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
     """Whether to look closer: when the closest look yet has seen no sure die, or only FEW
-    among more unsure ones, and an 18 px die would still be too small there. Tiny dice in a big frame (a 4032 px photo
-    of 18 px dice) are no more than specks at the first looks, which may see nothing, only the
-    Strike arena as one big die, or a heap of them as one or two dice; unsure finds are often
-    tiny dice that, seen closer, are sure."""
+    among more unsure ones, and an 18 px die would still be too small there. Tiny dice in a
+    big frame (a 4032 px photo of 18 px dice) are no more than specks at the first looks, which
+    may see nothing, only the Strike arena as one big die, or a heap of them as one or two dice;
+    unsure finds are often tiny dice that, seen closer, are sure."""
     last = looks[-1]
     if _bounded(last.scale * 2.0, h, w) < last.scale * 1.2:
         return False  # as near as the frame allows

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from .detector import Found
+from .detector import SURE, Found
 
 SHRINK = 0.2  # the least change of the dice's size across the frame (its longer side) to search
 MIN_DICE = 6  # sure flat dice needed to see the change, and to search
@@ -36,7 +36,7 @@ GAIN = 0.05  # the least gain, in mean -log(probability of the face read) per di
 def looks_oblique(found: Sequence[Found], shape: tuple) -> bool:
     """Whether the sure flat dice change size across the frame as in an oblique view (a plane
     seen at an angle: the size of a die is an affine function of where it lies)."""
-    flat = [f for f in found if not f.cocked and f.score >= 0.5]
+    flat = [f for f in found if not f.cocked and f.score >= SURE]
     if len(flat) < MIN_DICE:
         return False
     h, w = shape[:2]
