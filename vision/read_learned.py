@@ -75,6 +75,8 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     surely = [i for i in flat if best[i] in faces]
 
     def read_faces(idx, below):
+        if below is None:  # the frame's centre: read already
+            return p[list(idx)][:, faces].max(axis=1)
         crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in idx]
         return probabilities(crops, kind)[:, faces].max(axis=1)
 
