@@ -3,6 +3,8 @@ about as well as the benchmark says, ignores rotation, says "none" for the bare 
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -122,3 +124,21 @@ def test_bad_input_says_what_was_expected():
         classify_faces([np.zeros((32, 32, 5), np.uint8)], "pips")
     with pytest.raises(ValueError, match="expected one of"):
         class_index("seven")
+
+
+def test_a_model_made_for_another_crop_is_refused(tmp_path, monkeypatch):
+    """The crop convention is part of the model: a network trained on wider crops would read
+    the committed crops wrongly, and say nothing."""
+    from vision.learned import runtime
+
+    meta = json.loads(runtime.META_PATH.read_text())
+    meta["crop_factor"] = meta["crop_factor"] + 0.5
+    other = tmp_path / "faces.json"
+    other.write_text(json.dumps(meta))
+    monkeypatch.setattr(runtime, "META_PATH", other)
+    runtime._meta.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="crops .* x the die: retrain"):
+            runtime._meta()
+    finally:
+        runtime._meta.cache_clear()

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes, kind_indices
-from .crops import CHANNELS, INPUT, to_input
+from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 
 MODELS = Path(__file__).parent / "models"
 ONNX_PATH = MODELS / "faces.onnx"
@@ -40,12 +40,12 @@ def available(kind: str) -> bool:
 def _meta() -> dict:
     meta = json.loads(META_PATH.read_text())
     classes = tuple(meta["classes"])
-    made = (classes, meta["input"], meta.get("channels", 3))
-    if made != (CLASSES, INPUT, CHANNELS):
+    made = (classes, meta["input"], meta.get("channels", 3), meta.get("crop_factor", 1.3))
+    if made != (CLASSES, INPUT, CHANNELS, CROP_FACTOR):
         raise ValueError(
-            f"{META_PATH}: model made for classes {classes} at {made[1]} px, {made[2]} planes;"
-            f" expected {CLASSES} at {INPUT} px, {CHANNELS} planes: retrain"
-            " (python -m vision.learned.train)"
+            f"{META_PATH}: model made for classes {classes} at {made[1]} px, {made[2]} planes,"
+            f" crops {made[3]} x the die; expected {CLASSES} at {INPUT} px, {CHANNELS} planes,"
+            f" crops {CROP_FACTOR} x the die: retrain (python -m vision.learned.train)"
         )
     return meta
 
