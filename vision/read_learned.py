@@ -27,8 +27,9 @@ MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see
 MIN_COCKED = 0.3  # ...that a cocked find needs
 COCKED_DOUBT = 0.5  # cocked heat above which a flat find's face is the less sure
 SURE_FIND = 0.7  # a cocked find the classifier sees no die in is kept when this sure
-FACE_OVER_TILT = 0.9  # a face the classifier reads this sure on a cocked find...
-FLAT_ODDS = 0.05  # ...with odds of its being cocked under this, is read as on a flat die
+FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find...
+FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
+COCKED_ODDS = 0.4  # a flat find the classifier gives these odds of being cocked is cocked
 
 
 def enabled(kind: str) -> bool:
@@ -107,14 +108,18 @@ def _tilted(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
 
 
 def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
+    """A find the detector calls flat: the face the classifier reads, or cocked when the
+    classifier gives that COCKED_ODDS or more, even below the face's (a cocked die read as a
+    face is a wrong record; a flat die called cocked is one question to the players)."""
     best = int(row.argmax())
-    if names[best] == COCKED:
-        return _cocked(f, float(row[best]) * min(1.0, f.flat_score / SURE_FIND))
+    cocked = float(row[names.index(COCKED)])
+    if names[best] == COCKED or (names[best] != NONE and cocked >= COCKED_ODDS):
+        return _cocked(f, cocked * min(1.0, f.flat_score / SURE_FIND))
     if names[best] != NONE:
         # What speaks against the face: the classifier's odds that the die is on its edge (the
         # errors that matter read the top face of a die leaning a little), a detector unsure of
         # the find, or one that half thinks the die is cocked too.
-        margin = max(0.0, float(row[best]) - float(row[names.index(COCKED)]))
+        margin = max(0.0, float(row[best]) - cocked)
         doubt = min(1.0, (1.0 - f.cocked_score) / (1.0 - COCKED_DOUBT))
         raw = margin * min(1.0, f.flat_score / SURE_FIND) * doubt
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))

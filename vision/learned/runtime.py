@@ -85,8 +85,9 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
 def classify_faces(crops: list[np.ndarray], kind: str) -> list[tuple[object, float]]:
     """(face, probability) per crop; face None when the crop shows no readable flat die (a
     cocked die, the table, half a die, two dice: vision/read_learned.py tells the first apart).
-    Crops follow vision.learned.crops.crop_die: a square of 1.3 x the die's side centred on its
-    top face, turned outward, BGR and the reach plane, any size (resized to the network's)."""
+    Crops follow vision.learned.crops.crop_die: a square of CROP_FACTOR x the die's side centred
+    on its top face, turned outward, BGR and the reach plane, any size (resized to the
+    network's)."""
     p = probabilities(crops, kind)
     names = kind_classes(kind)
     best = p.argmax(axis=1)
