@@ -43,6 +43,13 @@ from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
 SURE = 0.9
 
 
+TIP_BANDS = ("25-35°", "35-55°", "55-65°")  # a die tipped near 25° or 65° looks nearly flat
+
+
+def _tip_band(tip: float) -> str:
+    return TIP_BANDS[0] if tip < 35 else TIP_BANDS[1] if tip < 55 else TIP_BANDS[2]
+
+
 def match(dice, truth) -> list:
     """Pair truth dice with read dice, nearest centres first, within 0.6 of the die's side."""
     pairs = []
@@ -78,6 +85,9 @@ class Tally:
             if t.cocked:
                 c["cocked"] += 1
                 c["cocked_flagged"] += bool(d and d.cocked)
+                band = _tip_band(t.tip)
+                c[f"cocked {band}"] += 1
+                c[f"cocked {band} flagged"] += bool(d and d.cocked)
                 errors += not (d and d.cocked)
                 if d is not None and d.face is not None:
                     c["fp"] += 1
@@ -124,6 +134,8 @@ class Tally:
             f" extra {c['extra']})"
         )
         print(f"   cocked flagged             {_ratio(c['cocked_flagged'], c['cocked'])}")
+        bands = (f"{b}: {c[f'cocked {b} flagged']}/{c[f'cocked {b}']}" for b in TIP_BANDS)
+        print(f"   ...by tip                  {', '.join(bands)}")
         print(f"   in/out of arena right      {_ratio(c['arena_ok'], c['arena_n'])}")
         print(f"   faces at conf>=0.9 right   {_ratio(c['sure_right'], c['sure_total'])}")
         print(f"   flat dice read sure+right  {_ratio(c['sure_right'], c['flat'])}")

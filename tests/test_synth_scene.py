@@ -121,6 +121,9 @@ def test_cocked_dice_have_no_face_and_are_flagged():
     assert len(cocked) >= 2
     assert all(d.face is None for d in cocked)
     assert all(d.face is not None for d in scene.dice if not d.cocked)
+    # the tip is kept in the truth (the benchmark counts cocked dice by it)
+    assert all(25 <= d.tip <= 65 for d in cocked)
+    assert all(d.tip == 0 for d in scene.dice if not d.cocked)
     # A cocked die shows a skewed, lighter-and-darker pair of faces: not one flat colour.
     for d in cocked:
         patch = scene.image[int(d.y) - 8 : int(d.y) + 8, int(d.x) - 8 : int(d.x) + 8]

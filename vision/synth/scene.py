@@ -47,6 +47,7 @@ class TruthDie:
     in_arena: bool | None
     cocked: bool
     visible: float = 1.0  # share of the top face not hidden by a die nearer the camera
+    tip: float = 0.0  # degrees a cocked die is tipped (25-65: the hard ones are near the ends)
 
     def to_json(self) -> dict:
         return {
@@ -235,7 +236,7 @@ def _image_hull(d: Die, cam: Camera) -> np.ndarray:
 def _truth(d: Die, cam: Camera, in_arena, nearer: list[np.ndarray]) -> TruthDie:
     if d.cocked:
         x, y = cam.project(d.centre[None])[0]
-        return TruthDie(None, float(x), float(y), _px(d, cam), in_arena, True)
+        return TruthDie(None, float(x), float(y), _px(d, cam), in_arena, True, tip=d.tip)
     top = d.world(np.array([[-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1.0]]))
     quad = cam.project(top).astype(np.float32)
     x, y = cam.project(d.top_centre()[None])[0]
