@@ -183,6 +183,39 @@ def test_what_the_classifier_says_of_each_find_decides_its_die():
     assert tilted_read(sure_tilted, _row(names, "none")).cocked
 
 
+def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
+    """A flat find read as a face with "cocked" between DOUBT_ODDS and COCKED_ODDS is read once
+    more from its mirrored crop and the two readings averaged; a sure face, or a find the
+    detector calls cocked, is not (the second look costs a forward pass)."""
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    names = kind_classes("pips")
+    cocked = names.index("cocked")
+    found = [
+        Found(20.0, 20.0, 16.0, flat_score=0.9, cocked_score=0.1),  # doubtful
+        Found(60.0, 20.0, 16.0, flat_score=0.9, cocked_score=0.1),  # sure
+        Found(20.0, 60.0, 16.0, flat_score=0.2, cocked_score=0.6),  # the detector's cocked
+    ]
+    doubtful = _row(names, 4, p=0.6)
+    doubtful[cocked] = 0.3
+    p = np.stack([doubtful, _row(names, 5), doubtful])
+    looked = []
+
+    def mirrored_reading(crops, kind):
+        looked.append(len(crops))
+        row = _row(names, "cocked", p=0.6)
+        return np.stack([row] * len(crops))
+
+    monkeypatch.setattr(read_learned, "probabilities", mirrored_reading)
+    frame = np.full((80, 80, 3), 128, np.uint8)
+    again = read_learned._second_look(frame, found, p, "pips", None)
+    assert looked == [1]
+    assert again[0, cocked] == pytest.approx(0.45)
+    assert read_learned._flat(found[0], again[0], names, "pips").cocked
+    assert np.array_equal(again[1:], p[1:])
+
+
 def test_an_oblique_photo_is_read_about_the_point_below_the_camera(monkeypatch):
     """Flat dice in a photo taken 28 degrees off vertical show their sides away from where
     the frame's centre says: read about the point below the camera, far fewer are called

@@ -30,6 +30,7 @@ SURE_FIND = 0.7  # a cocked find the classifier sees no die in is kept when this
 FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find...
 FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
 COCKED_ODDS = 0.4  # a flat find the classifier gives these odds of being cocked is cocked
+DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 
 
 def enabled(kind: str) -> bool:
@@ -55,6 +56,7 @@ def learned_dice(
     below = None if die_size else _oblique_view(frame, found, p, kind)
     if below is not None:
         p = probabilities([crop_die(frame, f.x, f.y, f.size, below) for f in found], kind)
+    p = _second_look(frame, found, p, kind, below)
     out = []
     for f, row in zip(found, p, strict=True):
         die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
@@ -82,6 +84,31 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         return probabilities(crops, kind)[:, faces].max(axis=1)
 
     return find_nadir(frame.shape, found, read_faces, surely)
+
+
+def _second_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
+    """`p` with the doubtful flat finds (a face, "cocked" at DOUBT_ODDS to COCKED_ODDS) read
+    again from their mirrored crop and the two readings averaged. The classifier learned
+    mirrored crops (a mirrored face is a turned copy of itself, and outward stays up), and its
+    doubt between a face and a die tipped nearly flat is partly noise: averaging the two looks
+    moves such dice over the COCKED_ODDS line more often than flat dice (on seed 1: 15 of 58
+    cocked dice in the band, 19 of 626 flat ones). About one die in ten takes it: 1-2 ms."""
+    names = kind_classes(kind)
+    c, best = names.index(COCKED), p.argmax(axis=1)
+    doubt = [
+        i
+        for i, f in enumerate(found)
+        if not f.cocked
+        and names[best[i]] not in (COCKED, NONE)
+        and DOUBT_ODDS <= p[i, c] < COCKED_ODDS
+    ]
+    if not doubt:
+        return p
+    crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in doubt]
+    mirrored = probabilities([np.ascontiguousarray(c_[:, ::-1]) for c_ in crops], kind)
+    p = p.copy()
+    p[doubt] = (p[doubt] + mirrored) / 2
+    return p
 
 
 def _worth_a_look(f: Found) -> bool:
