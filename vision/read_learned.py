@@ -94,18 +94,18 @@ def _second_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     moves such dice over the COCKED_ODDS line more often than flat dice (on seed 1: 15 of 58
     cocked dice in the band, 19 of 626 flat ones). About one die in ten takes it: 1-2 ms."""
     names = kind_classes(kind)
-    c, best = names.index(COCKED), p.argmax(axis=1)
+    cocked, best = names.index(COCKED), p.argmax(axis=1)
     doubt = [
         i
         for i, f in enumerate(found)
         if not f.cocked
         and names[best[i]] not in (COCKED, NONE)
-        and DOUBT_ODDS <= p[i, c] < COCKED_ODDS
+        and DOUBT_ODDS <= p[i, cocked] < COCKED_ODDS
     ]
     if not doubt:
         return p
     crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in doubt]
-    mirrored = probabilities([np.ascontiguousarray(c_[:, ::-1]) for c_ in crops], kind)
+    mirrored = probabilities([np.ascontiguousarray(c[:, ::-1]) for c in crops], kind)
     p = p.copy()
     p[doubt] = (p[doubt] + mirrored) / 2
     return p
