@@ -216,6 +216,49 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
     assert np.array_equal(again[1:], p[1:])
 
 
+def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
+    """A hot flat find the classifier sees no die in (the detector a third of a die off, in a
+    cluster) is read again around it, and takes the crop that reads a face; a find on bare
+    table stays no die; only the RELOOKS hottest of a frame are looked at again."""
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    scene = render_scene(
+        "pips",
+        np.random.default_rng([4242, 1]),
+        frame=(640, 480),
+        n_dice=1,
+        die_size=48.0,
+        cocked=0,
+        tilt=0.0,
+        background="felt",
+        noise=1.0,
+    )
+    (die,) = scene.dice
+    names = kind_classes("pips")
+    bare = (40.0, 40.0) if math.hypot(die.x - 40, die.y - 40) > 150 else (600.0, 440.0)
+    found = [
+        Found(die.x + 0.3 * die.size, die.y, die.size, flat_score=0.6, cocked_score=0.1),
+        Found(*bare, die.size, flat_score=0.5, cocked_score=0.1),
+        Found(*bare, die.size, flat_score=0.35, cocked_score=0.1),  # the coldest: left alone
+    ]
+    p = np.stack([_row(names, "none")] * 3)
+    crops = []
+    real = read_learned.probabilities
+
+    def counted(c, kind):
+        crops.append(len(c))
+        return real(c, kind)
+
+    monkeypatch.setattr(read_learned, "probabilities", counted)
+    moved, q = read_learned._look_around(scene.image, found, p, "pips", None)
+    assert crops == [2 * len(read_learned.AROUND)]
+    assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.1 * die.size
+    assert names[int(q[0].argmax())] == die.face
+    assert read_learned._flat(moved[0], q[0], names, "pips").face == die.face
+    assert moved[1:] == found[1:] and np.array_equal(q[1:], p[1:])
+
+
 def test_an_oblique_photo_is_read_about_the_point_below_the_camera(monkeypatch):
     """Flat dice in a photo taken 28 degrees off vertical show their sides away from where
     the frame's centre says: read about the point below the camera, far fewer are called
