@@ -143,16 +143,7 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     lost = sorted(lost, key=lambda i: -found[i].flat_score)[:RELOOKS]
     if not lost:
         return found, p
-    moved = [
-        replace(
-            found[i],
-            x=found[i].x + dx * found[i].size,
-            y=found[i].y + dy * found[i].size,
-            size=found[i].size * k,
-        )
-        for i in lost
-        for dx, dy, k in AROUND
-    ]
+    moved = [m for i in lost for m in _around(found[i])]
     q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in moved], kind)
     found, p = list(found), p.copy()
     for n, i in enumerate(lost):
@@ -162,6 +153,13 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
         if row[faces].max() >= RELOOK_FACE and row[cocked] < FLAT_ODDS:
             found[i], p[i] = moved[n * len(AROUND) + best], row
     return found, p
+
+
+def _around(f: Found) -> list[Found]:
+    return [
+        replace(f, x=f.x + dx * f.size, y=f.y + dy * f.size, size=f.size * k)
+        for dx, dy, k in AROUND
+    ]
 
 
 def _worth_a_look(f: Found) -> bool:
