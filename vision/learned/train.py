@@ -28,6 +28,7 @@ MODELS = Path(__file__).parent / "models"
 ONNX_NAME = "faces.onnx"
 META_NAME = "faces.json"
 OPSET = 13
+DATA_SEED_STEP = 1000  # the seeds of further training sets (--data-sets)
 TARGET = 0.99  # a confidence >= 0.9 should be right at least this often
 MIN_SURE_SHARE = 0.1  # ...while at least this share of crops still reaches 0.9
 
@@ -287,6 +288,12 @@ def main(argv=None) -> int:
     p.add_argument("--cocked-crops", type=int, default=4, help="crops per cocked die")
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument(
+        "--data-sets",
+        type=int,
+        default=1,
+        help="training sets of that size, each from its own seed (seed, seed + 1000, ...)",
+    )
+    p.add_argument(
         "--focus-scenes", type=int, default=200, help="scenes per kind of each hard case (FOCUS)"
     )
     p.add_argument("--cache", type=Path, default=None, help="keep/reuse the training crops here")
@@ -324,12 +331,25 @@ def main(argv=None) -> int:
         print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
 
     log("training crops")
-    data = cached(
-        a.cache,
-        lambda: make_data(
-            a.seed, a.scenes, a.sim_tables, a.per_die, log, a.cocked_crops, hard, a.focus_scenes
-        ),
-    )
+    data = CropSet()
+    for j in range(a.data_sets):
+        seed = a.seed + DATA_SEED_STEP * j
+        path = a.cache if a.cache is None or j == 0 else a.cache.with_stem(f"{a.cache.stem}-{j}")
+        data.extend(
+            cached(
+                path,
+                lambda seed=seed: make_data(
+                    seed,
+                    a.scenes,
+                    a.sim_tables,
+                    a.per_die,
+                    log,
+                    a.cocked_crops,
+                    hard,
+                    a.focus_scenes,
+                ),
+            )
+        )
     images, labels = data.arrays()
     x = to_input(list(images))
     log(f"{len(labels)} training crops {class_counts(labels)}")
@@ -350,6 +370,7 @@ def main(argv=None) -> int:
             "scenes_per_kind": a.scenes,
             "sim_tables_per_kind": a.sim_tables,
             "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
+            "data_sets": a.data_sets,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
