@@ -12,6 +12,7 @@ A face is never guessed.
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import replace
 
@@ -35,6 +36,7 @@ DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, 
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
+APART = 0.8  # two faces read this near (in die sides) are one die read twice
 # where to look again, in die sides: the find's centre off by a third of a side, or its size
 AROUND = (
     (0.3, 0.0, 1.0),
@@ -76,7 +78,7 @@ def learned_dice(
         die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
         if die is not None:
             out.append(die)
-    return out
+    return _one_per_die(out)
 
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
@@ -153,6 +155,31 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
         if row[faces].max() >= RELOOK_FACE and row[cocked] < FLAT_ODDS:
             found[i], p[i] = moved[n * len(AROUND) + best], row
     return found, p
+
+
+def _one_per_die(dice: list[Die]) -> list[Die]:
+    """The dice with no two faces read on one die: of two faces nearer than APART of a side
+    (two flat dice touching are a side apart), the surer stays, and takes the lesser
+    confidence when they disagree. The detector keeps peaks half a die apart, and the
+    classifier may read a face from both (a simulated Strike game's record had a 2 twice)."""
+    out = list(dice)
+    faces = sorted(
+        (i for i, d in enumerate(dice) if d.face is not None), key=lambda i: -dice[i].confidence
+    )
+    kept: list[int] = []
+    for i in faces:
+        twin = next((k for k in kept if _same_die(dice[i], dice[k])), None)
+        if twin is None:
+            kept.append(i)
+            continue
+        if dice[i].face != dice[twin].face:
+            out[twin] = replace(out[twin], confidence=dice[i].confidence)
+        out[i] = None
+    return [d for d in out if d is not None]
+
+
+def _same_die(a: Die, b: Die) -> bool:
+    return b.face is not None and math.hypot(a.x - b.x, a.y - b.y) < APART * min(a.size, b.size)
 
 
 def _around(f: Found) -> list[Found]:
