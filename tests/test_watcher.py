@@ -97,6 +97,20 @@ def test_vote_drops_a_die_seen_in_a_minority_of_frames_and_keeps_cocked():
     assert len(v.dice) == 1 and v.dice[0].cocked and v.dice[0].face is None
 
 
+def test_a_die_read_a_little_off_in_one_frame_is_one_die_of_the_vote():
+    """Two flat dice are a side apart: a die's readings 0.6 of a side apart are one die (at half
+    a side they made two dice of one frame each, and neither had a majority)."""
+    r = [Readings("pips", (_die(4),)), Readings("pips", (_die(4, x=124),))]
+    v = vote(r)
+    assert [d.face for d in v.dice] == [4]
+    assert v.dice[0].confidence == pytest.approx(0.95)
+    apart = [
+        Readings("pips", (_die(4), _die(2, x=140))),
+        Readings("pips", (_die(4), _die(2, x=140))),
+    ]
+    assert [d.face for d in vote(apart).dice] == [4, 2]
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="votes"):
         Watcher("pips", votes=0)

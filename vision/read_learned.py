@@ -23,7 +23,7 @@ from vision.learned import available, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import find_nadir, looks_oblique
-from vision.readings import Die
+from vision.readings import SAME_DIE, Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
 MIN_COCKED = 0.3  # ...that a cocked find needs
@@ -36,7 +36,6 @@ DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, 
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
-APART = 0.8  # two faces read this near (in die sides) are one die read twice
 # where to look again, in die sides: the find's centre off by a third of a side, or its size
 AROUND = (
     (0.3, 0.0, 1.0),
@@ -158,7 +157,7 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 
 
 def _one_per_die(dice: list[Die]) -> list[Die]:
-    """The dice with no two faces read on one die: of two faces nearer than APART of a side
+    """The dice with no two faces read on one die: of two faces nearer than SAME_DIE of a side
     (two flat dice touching are a side apart), the surer stays, and takes the lesser
     confidence when they disagree. The detector keeps peaks half a die apart, and the
     classifier may read a face from both (a simulated Strike game's record had a 2 twice)."""
@@ -179,7 +178,7 @@ def _one_per_die(dice: list[Die]) -> list[Die]:
 
 
 def _same_die(a: Die, b: Die) -> bool:
-    return b.face is not None and math.hypot(a.x - b.x, a.y - b.y) < APART * min(a.size, b.size)
+    return b.face is not None and math.hypot(a.x - b.x, a.y - b.y) < SAME_DIE * min(a.size, b.size)
 
 
 def _around(f: Found) -> list[Found]:

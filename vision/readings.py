@@ -13,6 +13,9 @@ from typing import Any
 
 KINDS = ("pips", "strike", "detrak")
 DETRAK_FACES = ("hash", "slash", "bars", "triangle", "circle", "cross")
+# Two dice lying flat and touching are a side apart: two readings nearer than this share of a
+# side are of one die (a cocked die leaning on a flat one stays a little farther).
+SAME_DIE = 0.8
 FACES: dict[str, tuple[Any, ...]] = {
     "pips": (1, 2, 3, 4, 5, 6),
     "strike": ("X", 2, 3, 4, 5, 6),
