@@ -61,15 +61,13 @@ class ThrowActions(HandActions):
         moves = [self._throw_one(result.after[i], t, seat) for i in result.thrown]
         for i in result.knocked:
             self._knock(dice[i], result.after[i], moves)
-        release = moves[0].start
-        self._hand(
-            seat,
-            [
-                (t - 0.15, release[0] * 1.2, release[1] * 1.2, 90.0),
-                (t + 0.05, release[0], release[1], 80.0),
-            ],
-        )
+        self._release(seat, t, moves[0])
         return result
+
+    def _release(self, seat: int, t: float, first: Move) -> None:
+        """The throwing hand: it swings in over the first die's start and lets go at `t`."""
+        x, y = first.start
+        self._hand(seat, [(t - 0.15, x * 1.2, y * 1.2, 90.0), (t + 0.05, x, y, 80.0)])
 
     def _gather(self, dice: list[SimDie], spots, seat: int) -> None:
         t = self._start() + 0.45
@@ -238,14 +236,7 @@ class ThrowActions(HandActions):
             )
             moves.append(self._throw_one(placed, t, seat))
         _separate_two(self.scene.dice[-2:])
-        release = moves[0].start
-        self._hand(
-            seat,
-            [
-                (t - 0.15, release[0] * 1.2, release[1] * 1.2, 90.0),
-                (t + 0.05, release[0], release[1], 80.0),
-            ],
-        )
+        self._release(seat, t, moves[0])
         return faces
 
 
