@@ -178,7 +178,7 @@ def _one_per_die(dice: list[Die]) -> list[Die]:
 
 
 def _same_die(a: Die, b: Die) -> bool:
-    return b.face is not None and math.hypot(a.x - b.x, a.y - b.y) < SAME_DIE * min(a.size, b.size)
+    return math.hypot(a.x - b.x, a.y - b.y) < SAME_DIE * min(a.size, b.size)
 
 
 def _around(f: Found) -> list[Found]:
