@@ -189,16 +189,18 @@ def speed(kind: str, repeats: int = 5, calibrated: bool = False) -> tuple[float,
 
 
 SIM_GAME = {"strike": "strike", "pips": "knister", "detrak": "detrak"}
-SIM_SEEDS = (11, 12, 13, 14)  # the simulated table's benchmark (bench/bench_vision_sim.py) uses 1
+# The simulated tables of the fit: seeds apart from the ones the checks play (bench_vision_sim.py
+# uses 1, 2 and 12; bench_games.py plays 3 to 12), so that the games check the fit, not repeat it.
+SIM_FIRST_SEED = 100
 
 
-def sim_samples(kind: str, frames: int) -> list[tuple[float, bool]]:
-    """(raw score, right?) of every face read on the simulated table's still frames, over a few
-    tables (seeds) and both frame sizes the product runs at."""
+def sim_samples(kind: str, frames: int, tables: int) -> list[tuple[float, bool]]:
+    """(raw score, right?) of every face read on the simulated table's still frames, over
+    `tables` tables (seeds) and both frame sizes the product runs at."""
     from bench_vision_sim import still_frames
 
     out = []
-    for seed in SIM_SEEDS:
+    for seed in range(SIM_FIRST_SEED, SIM_FIRST_SEED + tables):
         for size in ((1280, 960), (640, 480)):
             for frame, truth in still_frames(SIM_GAME[kind], frames, seed, size):
                 r = read(frame, kind)
@@ -215,7 +217,9 @@ def sim_samples(kind: str, frames: int) -> list[tuple[float, bool]]:
     return out
 
 
-def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: int = 0) -> None:
+def fit_confidence(
+    kinds: list[str], n: int, seed: int, out: Path, sim_frames: int = 0, sim_tables: int = 0
+) -> None:
     """Raw scores against truth on seed + 1 (and on the simulated table's frames), fitted per
     kind into `out` (JSON)."""
     confidence._TABLES = {}  # read raw scores
@@ -233,7 +237,7 @@ def fit_confidence(kinds: list[str], n: int, seed: int, out: Path, sim_frames: i
                 t = truth_of.get(j)
                 samples.append((d.confidence, bool(t and not t.cocked and t.face == d.face)))
         synth = len(samples)
-        samples += sim_samples(kind, sim_frames)
+        samples += sim_samples(kind, sim_frames, sim_tables)
         if key == kind:
             tables[key] = confidence.fit(samples)
         else:
@@ -259,12 +263,18 @@ def main() -> int:
     p.add_argument("--failures", default=None, help="write failing scenes with overlays here")
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--fit-confidence", metavar="FILE", default=None)
-    p.add_argument("--sim-frames", type=int, default=40, help="per table and size, for the fit")
+    p.add_argument("--sim-frames", type=int, default=30, help="per table and size, for the fit")
+    p.add_argument("--sim-tables", type=int, default=16, help="simulated tables, for the fit")
     args = p.parse_args()
     cv2.setNumThreads(1)
     if args.fit_confidence:
         fit_confidence(
-            args.kinds.split(","), args.n, args.seed, Path(args.fit_confidence), args.sim_frames
+            args.kinds.split(","),
+            args.n,
+            args.seed,
+            Path(args.fit_confidence),
+            args.sim_frames,
+            args.sim_tables,
         )
         return 0
     out = Path(args.failures) if args.failures else None

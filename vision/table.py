@@ -80,7 +80,8 @@ def _clusters(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     )
     if step == 1:
         return labels.ravel(), centres
-    d2 = (pixels**2).sum(1)[:, None] - 2 * pixels @ centres.T + (centres**2).sum(1)[None, :]
+    # the nearest centre: |p|^2 is the same for every centre, so it is left out
+    d2 = (centres**2).sum(1)[None, :] - 2 * (pixels @ centres.T)
     return d2.argmin(axis=1).astype(np.int32), centres
 
 
