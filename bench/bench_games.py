@@ -70,6 +70,7 @@ def play(spec: str, size: tuple[int, int]) -> dict:
             misreads=stats.misreads,
             slipped=stats.slipped,
             slips=stats.wrong_actions,
+            decisions=dict(stats.decisions.most_common()),
         )
     return out
 
@@ -98,6 +99,7 @@ def main() -> int:
             f"{r['spec']:>18}: {r['throws']:3d} throws recorded, {r['asked']:3d} asked, "
             f"{r['misreads']:3d} frames misread, {r['slipped']} reached the record ({r['s']} s)"
         )
+        print(f"{'':>20}decisions: {r['decisions']}")
         for slip in r["slips"]:
             print(f"{'':>20}slipped: {slip['line']} for {slip['truth']}")
     print(

@@ -34,6 +34,7 @@ class DemoStats:
     slipped: int = 0
     confirmations: int = 0
     wrong_actions: list[dict[str, Any]] = field(default_factory=list)
+    decisions: Counter = field(default_factory=Counter)  # "submit", "check: low_confidence", ...
 
     def line(self, winner: str) -> str:
         return (
@@ -247,6 +248,7 @@ def _play_with_camera(table: Table, players: Players, opts: DemoOptions, pace: A
 
     def on_decision(decision: Any) -> None:
         hand.on_decision(decision)
+        stats.decisions[": ".join([decision.kind, *decision.reasons[:1]])] += 1
         wrong = decision.kind == "submit" and _wrong(decision.line, cam, opts.game)
         if wrong:
             stats.wrong_actions.append(_slip(decision, cam, opts.game, table))
