@@ -14,6 +14,7 @@ and prints, against the exact truth of the renderer:
   flat dice that get such a sure and right reading (what the table records without asking);
 - speed: the median ms of read() on 1280 x 960 frames with 20 dice, one thread (decode not counted),
   without and with a calibration (the arena and dice size of a first reading).
+With --hinted, each scene is read knowing its dice's size (the watcher's steady state).
 With --failures DIR, each scene with an error is written there with the reading drawn over it.
 With --fit-confidence FILE, it instead reads a separate set (seed + 1) with raw scores and writes
 the table that vision/confidence.py turns raw scores into confidences with.
@@ -168,6 +169,12 @@ def _condition_keys(cond: dict):
 SPEED_SCENE = dict(frame=(1280, 960), n_dice=20, die_size=40.0, cocked=0, tilt=0.0, cluster=0.0)
 
 
+def _hint(scene) -> Calibration:
+    """The dice's size, as the watcher hints it from the frame before (the median true side)."""
+    side = float(np.median([t.size for t in scene.dice])) if scene.dice else None
+    return Calibration(scene.image.shape[1::-1], None, side)
+
+
 def speed(kind: str, repeats: int = 5, calibrated: bool = False) -> tuple[float, float]:
     """Median ms of read() on 1280 x 960 frames with 20 dice, and the mean number of dice read;
     `calibrated`: with the arena and die size of a first reading, as `arbitre calibrate` or the
@@ -262,6 +269,11 @@ def main() -> int:
     p.add_argument("--kinds", default="pips,strike,detrak")
     p.add_argument("--failures", default=None, help="write failing scenes with overlays here")
     p.add_argument("--no-speed", action="store_true")
+    p.add_argument(
+        "--hinted",
+        action="store_true",
+        help="read each scene knowing its dice's size, as the watcher does after a first reading",
+    )
     p.add_argument("--fit-confidence", metavar="FILE", default=None)
     p.add_argument("--sim-frames", type=int, default=30, help="per table and size, for the fit")
     p.add_argument("--sim-tables", type=int, default=16, help="simulated tables, for the fit")
@@ -283,7 +295,7 @@ def main() -> int:
     for kind in args.kinds.split(","):
         tally = Tally()
         for i, scene in enumerate(benchmark_set(kind, args.n, args.seed)):
-            readings = read(scene.image, kind, arena="auto")
+            readings = read(scene.image, kind, _hint(scene) if args.hinted else None, "auto")
             if tally.scene(scene, readings) and out:
                 cv2.imwrite(str(out / f"{kind}_{i:03d}.png"), draw_overlay(scene.image, readings))
         tally.report(kind)
