@@ -183,17 +183,23 @@ def _inside(small: list[Found], big: list[Found], least: float) -> float:
     """The share of `small` finds lying within one of the `big` finds (heat `least` or more) as
     pips lie in a die. A tight cluster of dice, seen from far as one unsure die, is no die with
     pips; nor is the Strike arena, seen from far as one die holding them all: a die holds six
-    pips at most."""
+    pips at most, so a big find holding more is no die (each big find is judged alone: the
+    arena and a die seen at the same look are not a die with pips between them)."""
     sure = [f for f in small if f.score >= SURE]
-    big = [b for b in big if b.score >= least]
     if not sure:
         return 0.0
-    held = sum(
-        any(abs(f.x - b.x) < b.size / 2 and abs(f.y - b.y) < b.size / 2 for b in big) for f in sure
-    )
-    if held > 6 * len(big):
-        return 0.0
-    return held / len(sure)
+    held: set[int] = set()
+    for b in big:
+        if b.score < least:
+            continue
+        within = {
+            i
+            for i, f in enumerate(sure)
+            if abs(f.x - b.x) < b.size / 2 and abs(f.y - b.y) < b.size / 2
+        }
+        if len(within) <= 6:
+            held |= within
+    return len(held) / len(sure)
 
 
 def _bounded(scale: float, h: int, w: int) -> float:
