@@ -36,6 +36,7 @@ DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, 
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
+RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
 # where to look again, in die sides: the find's centre off by a third of a side, or its size
 AROUND = (
     (0.3, 0.0, 1.0),
@@ -132,28 +133,50 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     RELOOK_FACE or more and "cocked" is under FLAT_ODDS. The detector is sometimes off by a
     third of a die in a cluster, and the classifier learned such crops as "none" (half a die,
     two dice). On seed 1 this read 5 / 5 / 4 more flat dice of 150 scenes a kind, none wrong,
-    no print nor cocked die taken for a die."""
+    no print nor cocked die taken for a die. A crop that reads a face RELOOK_STEP sure but not
+    surely is a step the right way: it is looked around once more (a die of a row of three
+    touching, its find half a side off, session 8)."""
     names = kind_classes(kind)
-    none, cocked = names.index(NONE), names.index(COCKED)
-    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    none = names.index(NONE)
     lost = [
         i
         for i, f in enumerate(found)
         if not f.cocked and f.flat_score >= RELOOK_FIND and p[i].argmax() == none
     ]
     lost = sorted(lost, key=lambda i: -found[i].flat_score)[:RELOOKS]
-    if not lost:
-        return found, p
-    moved = [m for i in lost for m in _around(found[i])]
-    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in moved], kind)
     found, p = list(found), p.copy()
-    for n, i in enumerate(lost):
+    centres = {i: found[i] for i in lost}
+    for _ in range(2):
+        if not centres:
+            break
+        best = _best_around(frame, list(centres.values()), kind, below)
+        step = {}
+        for i, (m, row) in zip(centres, best, strict=True):
+            if _reads_flat(row, names):
+                found[i], p[i] = m, row
+            elif max(row[k] for k, n in enumerate(names) if n not in (COCKED, NONE)) >= RELOOK_STEP:
+                step[i] = m
+        centres = step
+    return found, p
+
+
+def _best_around(frame, finds: list[Found], kind: str, below) -> list[tuple[Found, np.ndarray]]:
+    """For each find, the crop around it (AROUND) that reads a face surest, and its reading."""
+    names = kind_classes(kind)
+    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    moved = [m for f in finds for m in _around(f)]
+    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in moved], kind)
+    out = []
+    for n in range(len(finds)):
         rows = q[n * len(AROUND) : (n + 1) * len(AROUND)]
         best = int(rows[:, faces].max(axis=1).argmax())
-        row = rows[best]
-        if row[faces].max() >= RELOOK_FACE and row[cocked] < FLAT_ODDS:
-            found[i], p[i] = moved[n * len(AROUND) + best], row
-    return found, p
+        out.append((moved[n * len(AROUND) + best], rows[best]))
+    return out
+
+
+def _reads_flat(row: np.ndarray, names: tuple) -> bool:
+    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    return row[faces].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
 
 
 def _one_per_die(dice: list[Die]) -> list[Die]:
