@@ -13,8 +13,9 @@ band never was that sure never reaches 0.9: the table then asks the players. Ref
 The learned reader's tables ("learned-<kind>") are fitted on 300 scenes of seed 1 and on the
 simulated table (16 tables, seeds 100-115, 30 still frames each at both sizes) with the same
 95 % bound (LEARNED_Z), over bands of at least LEARNED_MIN_COUNT faces (`--n 300`). Since
-session 8 each source is fitted alone and the lesser value kept (`weakest`): pooled, the
-simulated table's easy faces had lifted the photos' pips faces at 0.9 to 98.8 % right. Sessions 2 and 3 fitted them on 120
+session 8 the photos alone and the photos with the simulated table are fitted and the lesser
+value kept (`weakest`): pooled only, the simulated table's easy faces had lifted the photos'
+pips faces at 0.9 to 98.8 % right on the benchmark. Sessions 2 and 3 fitted them on 120
 scenes with a narrower bound (the share itself, then one standard error): too few faces for a
 95 % bound to reach 0.99, and the fit then moved with a handful of cocked dice read with
 confidence; session 4 on 200 scenes (on session 5's reader, 200 left Détrak's sure faces at
