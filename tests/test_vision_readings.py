@@ -110,15 +110,15 @@ def test_fitted_confidence_never_decreases_and_maps_raw_scores():
 
 
 def test_a_confidence_fitted_on_two_sources_holds_on_the_weaker():
-    """Pooled, many easy faces (the simulated table) lift a hard source's errors over 0.9; each
-    source fitted alone and the lesser value kept, they do not."""
+    """Pooled, many easy faces (the simulated table) lift a hard source's errors (the photos)
+    over 0.9; with the hard source fitted alone too and the lesser value kept, they do not."""
     from vision import confidence
 
     easy = [(0.95, True)] * 3000
     hard = [(0.95, True)] * 480 + [(0.95, False)] * 20  # 96 % right
     pooled = confidence.fit(easy + hard, step=0.1)
     assert pooled[-2][1] >= 0.9  # 99.4 % right pooled: trusted
-    both = confidence.weakest(confidence.fit(easy, step=0.1), confidence.fit(hard, step=0.1))
+    both = confidence.weakest(confidence.fit(hard, step=0.1), pooled)
     assert [t for t, _ in both] == [t for t, _ in pooled]
     assert both[-2][1] < 0.9  # the hard source alone is not sure enough
     assert both == sorted(both, key=lambda p: p[1])  # still never decreasing
