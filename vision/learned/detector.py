@@ -99,7 +99,9 @@ def find_dice(
     if not seen:
         return looks[-1].found
     good = [lk for lk in seen if GOOD_PX[0] <= lk.px <= GOOD_PX[1]]
-    most = max(seen, key=lambda lk: lk.sure)
+    # (of looks seeing as many dice, a good one: the far look seeing all 20 dice of a frame at
+    # 7 px must not send for a third look at the scale of the second)
+    most = max(seen, key=lambda lk: (lk.sure, lk in good))
     for _ in range(REFINE):  # the look that sees the most dice sees them too small or too big
         if most in good:
             break
@@ -109,6 +111,10 @@ def find_dice(
         scale = _bounded(most.scale * k, h, w)
         if abs(scale / most.scale - 1) < 0.1:
             break  # as near as the frame allows
+        near = [lk for lk in seen if abs(scale / lk.scale - 1) < 0.1]
+        if near:
+            most = near[0]  # looked there already
+            break
         most = _look_at(frame, scale)
         if not most.px:
             break
