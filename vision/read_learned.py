@@ -86,7 +86,7 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     calls flat finds cocked and that point reads the sure ones better (vision/learned/nadir.py);
     else None, the frame's centre."""
     names = kind_classes(kind)
-    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    faces = _face_columns(names)
     best = p.argmax(axis=1)
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
@@ -146,7 +146,7 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     lost = sorted(lost, key=lambda i: -found[i].flat_score)[:RELOOKS]
     found, p = list(found), p.copy()
     centres = {i: found[i] for i in lost}
-    for _ in range(2):
+    for _ in range(1 + 1):  # a look around, and one step further
         if not centres:
             break
         best = _best_around(frame, list(centres.values()), kind, below)
@@ -154,7 +154,7 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
         for i, (m, row) in zip(centres, best, strict=True):
             if _reads_flat(row, names):
                 found[i], p[i] = m, row
-            elif max(row[k] for k, n in enumerate(names) if n not in (COCKED, NONE)) >= RELOOK_STEP:
+            elif row[_face_columns(names)].max() >= RELOOK_STEP:
                 step[i] = m
         centres = step
     return found, p
@@ -162,8 +162,7 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 
 def _best_around(frame, finds: list[Found], kind: str, below) -> list[tuple[Found, np.ndarray]]:
     """For each find, the crop around it (AROUND) that reads a face surest, and its reading."""
-    names = kind_classes(kind)
-    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    faces = _face_columns(kind_classes(kind))
     moved = [m for f in finds for m in _around(f)]
     q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in moved], kind)
     out = []
@@ -175,8 +174,12 @@ def _best_around(frame, finds: list[Found], kind: str, below) -> list[tuple[Foun
 
 
 def _reads_flat(row: np.ndarray, names: tuple) -> bool:
-    faces = [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
-    return row[faces].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
+    return row[_face_columns(names)].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
+
+
+def _face_columns(names: tuple) -> list[int]:
+    """The classifier's columns that are faces (not "cocked", not "none")."""
+    return [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
 
 
 def _one_per_die(dice: list[Die]) -> list[Die]:
