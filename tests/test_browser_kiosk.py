@@ -89,6 +89,8 @@ def test_knister_roll_written_on_two_phones_appears_on_the_table(server, browser
         phone.wait_for_selector(".sheet")
 
     table.submit({"act": "roll", "dice": [3, 4]}, source="camera")
+    for phone in phones:  # a tap before the phone has drawn the roll writes nothing
+        phone.wait_for_function(f"() => document.body.dataset.seq === '{table.seq}'")
     phones[0].click('button.cell[data-cell="0,0"]')
     phones[1].click('button.cell[data-cell="2,3"]')
 
