@@ -238,6 +238,14 @@ def synthetic_samples(kind: str, n: int, seed: int) -> list[tuple[float, bool]]:
     return out
 
 
+def _fit(samples: list[tuple[float, bool]], learned: bool) -> list[tuple[float, float]]:
+    """The classical reader's tables use fit's defaults; the learned ones a 95 % bound
+    over bands of at least LEARNED_MIN_COUNT faces (vision/confidence.py)."""
+    if not learned:
+        return confidence.fit(samples)
+    return confidence.fit(samples, z=confidence.LEARNED_Z, min_count=confidence.LEARNED_MIN_COUNT)
+
+
 def fit_confidence(
     kinds: list[str], n: int, seed: int, out: Path, sim_frames: int = 0, sim_tables: int = 0
 ) -> None:
@@ -252,18 +260,10 @@ def fit_confidence(
     tables = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     for kind in kinds:
         key = read_learned.table_key(kind) if read_learned.enabled(kind) else kind
-        learned = key != kind
-
-        def fit(samples, learned=learned):
-            if not learned:
-                return confidence.fit(samples)
-            return confidence.fit(
-                samples, z=confidence.LEARNED_Z, min_count=confidence.LEARNED_MIN_COUNT
-            )
-
         synth = synthetic_samples(kind, n, seed + 1)
         sim = sim_samples(kind, sim_frames, sim_tables)
-        tables[key] = confidence.weakest(*(fit(s) for s in (synth, synth + sim) if s))
+        fits = [_fit(s, learned=key != kind) for s in (synth, synth + sim) if s]
+        tables[key] = confidence.weakest(*fits)
         for name, samples in (("synthetic scenes", synth), ("the sim", sim)):
             right = sum(ok for _, ok in samples)
             print(f"{kind}: {len(samples)} faces from {name}, {right} right")
