@@ -26,6 +26,7 @@ MISS_CHANCE = 0.04  # a thrown die that bounces out of the box
 KNOCK_RADIUS = 2.6 * DIE_MM  # dice this close to the thrown die's path get hit
 TURN_CHANCE = 0.65  # a hit die turns to a new random face
 COCK_CHANCE = 0.02  # a die that comes to rest on an edge (against a wall or another die)
+GAP = 1.02  # dice pushed apart rest this much farther than touching (of their reaches)
 
 
 @dataclass(frozen=True)
@@ -93,14 +94,16 @@ def start_die(rng: random.Random, edition: str = "2012") -> PlacedDie:
 
 
 def gather(dice: Sequence[PlacedDie], rng: random.Random) -> tuple[PlacedDie, ...]:
-    """Push the arena's dice together in the middle, faces unchanged (the rules allow it)."""
+    """Push the arena's dice together in the middle, faces unchanged (the rules allow it); the
+    dice keep their turn, so the cluster is as tight as their corners let it be."""
     spots = _cluster_spots(len(dice))
     rng.shuffle(spots)
     jitter = DIE_MM * 0.08
-    return tuple(
+    packed = [
         replace(d, x=sx + rng.uniform(-jitter, jitter), y=sy + rng.uniform(-jitter, jitter))
         for d, (sx, sy) in zip(dice, spots, strict=True)
-    )
+    ]
+    return tuple(_separate(packed))
 
 
 def _cluster_spots(n: int) -> list[tuple[float, float]]:
@@ -157,8 +160,18 @@ def throw(
     return ThrowResult(before, tuple(dice), tuple(range(old, len(dice))), moved)
 
 
-def _separate(dice: list[PlacedDie], rounds: int = 12) -> list[PlacedDie]:
-    """Push overlapping dice apart so no two rest on the same spot (keeps each die's side)."""
+def reach(die: PlacedDie, ux: float, uy: float) -> float:
+    """How far a die reaches from its centre along the unit direction (ux, uy): half a side face
+    to face, half a diagonal corner first."""
+    t = math.radians(die.angle)
+    c, s = math.cos(t), math.sin(t)
+    return DIE_MM / 2 * (abs(ux * c + uy * s) + abs(uy * c - ux * s))
+
+
+def _separate(dice: list[PlacedDie], rounds: int = 40) -> list[PlacedDie]:
+    """Push overlapping dice apart along the line between their centres, until each pair's
+    reaches along it no longer overlap (keeps each die's side and turn): two dice touch corner
+    to face or face to face, never one drawn over the other."""
     pos = [[d.x, d.y] for d in dice]
     for _ in range(rounds):
         moved = False
@@ -166,9 +179,10 @@ def _separate(dice: list[PlacedDie], rounds: int = 12) -> list[PlacedDie]:
             for j in range(i + 1, len(pos)):
                 dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
                 dist = math.hypot(dx, dy)
-                if dist < DIE_MM * 1.05:
-                    ux, uy = (dx / dist, dy / dist) if dist > 1e-6 else (1.0, 0.0)
-                    shift = (DIE_MM * 1.05 - dist) / 2
+                ux, uy = (dx / dist, dy / dist) if dist > 1e-6 else (1.0, 0.0)
+                need = (reach(dice[i], ux, uy) + reach(dice[j], ux, uy)) * GAP
+                if dist < need - 1e-6:
+                    shift = (need - dist) / 2
                     pos[i][0] -= ux * shift
                     pos[i][1] -= uy * shift
                     pos[j][0] += ux * shift
