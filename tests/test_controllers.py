@@ -125,6 +125,20 @@ def test_strike_thrown_die_seen_nowhere_asks_once_the_table_is_tidy():
     assert nothing_new.kind == "check" and nothing_new.reasons == ("vanished",)
 
 
+def test_strike_dice_pushed_together_before_a_throw_are_no_throw():
+    # The rules advise gathering the arena's dice in the middle before throwing: the same
+    # faces, closer together, with no die seen anywhere new, are that and not a lost throw.
+    state = _state(*STRIKE_MID)
+    gathered = [_die(3, x=140, y=100), _die(5, x=170, y=100), BEFORE[2]]
+    assert decide(state, gathered, before=BEFORE).kind == "ignore"
+    # ...and pushed together again, swapped, they stay a pack: no throw either
+    swapped = [_die(5, x=140, y=100), _die(3, x=170, y=100), BEFORE[2]]
+    assert decide(state, swapped, before=gathered).kind == "ignore"
+    # the same faces moved apart are no gathering: the throw's die is seen nowhere
+    apart = [_die(3, x=60, y=100), _die(5, x=240, y=100), BEFORE[2]]
+    assert decide(state, apart, before=BEFORE).reasons == ("vanished",)
+
+
 def test_strike_dice_vanishing_from_the_arena_goes_to_check():
     state = _state(*STRIKE_MID)  # 2 dice in the arena, 1 thrown: 3 can be there
     two_left = decide(state, [_die(4)], before=BEFORE)

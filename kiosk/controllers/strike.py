@@ -14,12 +14,15 @@ reading that agreed with the record (its arena faces were the engine's).
   players are asked.
 
 A reading that shows the record's arena while the players were still tidying (no `before` yet) is
-no throw: ignored. Once the table is tidy (`before` agrees with the record), dice move for a throw
-only, so a reading of the same arena with the thrown dice seen nowhere asks the players.
+no throw: ignored. Once the table is tidy (`before` agrees with the record), dice move for a throw,
+or are pushed together in the middle before one (the rules advise it): a reading of the same arena,
+its dice gathered tighter than `before`'s, is no throw either; with its dice not gathered and the
+thrown dice seen nowhere, it asks the players.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -29,6 +32,8 @@ from kiosk.controllers.decision import Decision, check, doubts, ignore, reroll, 
 Dice = list[dict[str, Any]]
 
 PILE_REACH = 1.5  # in die sizes: a die this close to one already outside may be part of the pile
+GATHERED = 0.8  # the arena's dice, pushed together, spread at most this share of what they did
+PACKED = 0.6  # ...or as a pack: this many die sizes from their centre x sqrt(n) (0.5 for two)
 
 
 def _arena_dice(dice: Dice) -> Dice:
@@ -63,6 +68,28 @@ def _at(die: dict[str, Any], dice: Dice, share: float = 0.5) -> dict[str, Any] |
         if dx * dx + dy * dy <= reach * reach:
             return other
     return None
+
+
+def _spread(dice: Dice) -> float:
+    """The dice's mean distance from their centre, in pixels."""
+    if not dice:
+        return 0.0
+    cx = sum(float(d.get("x", 0.0)) for d in dice) / len(dice)
+    cy = sum(float(d.get("y", 0.0)) for d in dice) / len(dice)
+    return sum(
+        math.hypot(float(d.get("x", 0.0)) - cx, float(d.get("y", 0.0)) - cy) for d in dice
+    ) / len(dice)
+
+
+def _gathered(inside: Dice, before: Dice) -> bool:
+    """Whether the same arena's dice were pushed together since `before`: two or more, spread
+    GATHERED or less of what they were, or lying in a pack (pushed together again: a throw's
+    die lost from sight leaves them where they lay, or knocks them apart)."""
+    if len(inside) < 2:
+        return False
+    side = sorted(float(d.get("size") or 0.0) for d in inside)[len(inside) // 2]
+    spread = _spread(inside)
+    return spread <= GATHERED * _spread(before) or spread <= PACKED * side * math.sqrt(len(inside))
 
 
 def _many_left(left: int, thrown: int) -> bool:
@@ -119,6 +146,8 @@ def decide(state: State, dice: Dice, before: Dice | None = None) -> Decision:
         if before is None:
             return ignore("no_change", dice)  # nothing thrown: dice tidied, gathered or taken
         if len(landed_outside(dice, before)) != request.count:
+            if _gathered(inside, _arena_dice(before)):
+                return ignore("no_change", dice)  # pushed together for the throw to come
             # The table was tidy, so the dice moved for a throw; its die is seen nowhere.
             return check(line, ["vanished"], dice)
     room = len(state.view()["arena"]) + request.count
