@@ -173,11 +173,18 @@ def test_strike_a_die_seen_twice_breaks_the_count():
     assert decision.kind == "check" and decision.reasons == ("bad_count",)
 
 
-def test_strike_without_a_scene_to_check_on_every_throw_asks():
+def test_strike_without_a_scene_to_check_on_only_the_count_is_checked():
+    # No still reading agreed with the record since it changed (the players tidied and threw
+    # at once): a scene where every die is where it can be is a throw...
     state = _state(*STRIKE_MID)
-    full = decide(state, [_die(3), _die(5), _die(6)], before=None)
-    assert full.kind == "check"  # the players changed the record and no reading agreed since
-    assert decide(state, [_die(3), _die(5), _die(6)], before=BEFORE[:2]).kind == "submit"
+    assert decide(state, [_die(3), _die(5), _die(6)], before=None).kind == "submit"
+    assert decide(state, [_die(3), _die(5)], before=None).kind == "ignore"  # nothing thrown
+    assert decide(state, [_die(3), _die(6)], before=None).reasons == ("vanished",)
+    # ...unless a die may be one the last throw removed, not yet taken away: asked
+    paired = _state(*STRIKE_MID, '{"act": "throw", "seat": 0, "arena": [3, 5, 5]}')
+    assert paired.view()["arena"] == [3]
+    assert decide(paired, [_die(3), _die(5)], before=None).reasons == ("low_confidence",)
+    assert decide(paired, [_die(3), _die(4)], before=None).kind == "submit"
 
 
 def test_an_unsure_reading_that_matches_the_record_can_be_before():

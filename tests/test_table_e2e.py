@@ -45,8 +45,9 @@ def _play(table, game, players, seed, **kw):
 
 @pytest.fixture(scope="module")
 def strike_game(tmp_path_factory):
-    """One whole Strike game with a weak reader, shared by the controller's test (strict) and
-    the reader's (a known failure while issue 5 is open)."""
+    """One whole Strike game, shared by the test that no misread reaches the record and the
+    test that the players are seldom asked (its dice lie gathered in a row at the arena's
+    centre, the reader's hardest scene of the demo games)."""
     t = Table(load_config(None, data_dir=str(tmp_path_factory.mktemp("strike"))))
     stats = _play(t, "strike", 2, 4)
     dice_actions = sum(1 for line in t.record_text().splitlines()[1:] if '"arena"' in line)
@@ -59,11 +60,6 @@ def test_strike_no_misread_reaches_the_record_whatever_the_reader(strike_game):
     assert stats.slipped == 0, f"misreads reached the record: {stats.wrong_actions}"
 
 
-@pytest.mark.xfail(
-    reason="issue 5 is open: the reader still misses Strike dice often, so the players are "
-    "asked about many throws (docs/table.md)",
-    strict=False,
-)
 def test_strike_reader_records_most_throws_without_asking(strike_game):
     stats, dice_actions = strike_game
     assert stats.confirmations <= dice_actions // 4

@@ -10,7 +10,9 @@ reading that agreed with the record (its arena faces were the engine's).
   exactly the arena's dice before plus k. A die gone from the arena must thus be seen outside;
   a die missed, or seen twice, makes the count wrong: the players check.
 - Without `before` (the record changed through the players and no still reading agreed with it
-  since, or a scene caught while the players were still tidying) nothing can be checked: the
+  since, or the players tidied and threw with no still moment between) only the count can be
+  checked: every die where it can be, and none showing a face the last throw removed (a scene
+  caught while the players take a pair or set a cross aside adds up like a throw). Otherwise the
   players are asked.
 
 A reading that shows the record's arena while the players were still tidying (no `before` yet) is
@@ -92,6 +94,18 @@ def _gathered(inside: Dice, before: Dice) -> bool:
     return spread <= GATHERED * _spread(before) or spread <= PACKED * side * math.sqrt(len(inside))
 
 
+def _leftover(state: State, dice: Dice) -> bool:
+    """Whether a die the last throw removed may still lie in the arena: a scene caught while
+    the players take the doubled values or set the crosses aside, one die short, adds up like
+    a throw. The arena's dice beyond the record's are the throw's, or such a leftover when one
+    shows a face the last throw removed (then the players are asked)."""
+    last = state.view().get("last") or {}
+    removed = {str(f) for f in last.get("taken") or ()} | ({"X"} if last.get("crosses") else set())
+    new = Counter(str(d.get("face")) for d in _arena_dice(dice))
+    new.subtract(Counter(map(str, state.view()["arena"])))
+    return any(n > 0 and face in removed for face, n in new.items())
+
+
 def _many_left(left: int, thrown: int) -> bool:
     """Dice gone from the arena in one throw: one is common (the thrown die misses), two or more
     is rare enough that a die the camera lost is the likelier story (half a grand throw, idem)."""
@@ -114,11 +128,13 @@ def landed_outside(dice: Dice, before: Dice) -> Dice:
     ]
 
 
-def _scene_doubts(dice: Dice, before: Dice | None, room: int, left: int) -> list[str]:
+def _scene_doubts(state: State, dice: Dice, before: Dice | None, room: int, left: int) -> list[str]:
     """Why the scene does not add up for a throw after which `room` dice can be in the arena,
     `left` of them gone; empty when it does."""
-    if before is None:
-        return ["vanished" if left > 0 else "low_confidence"]  # nothing to check the scene on
+    if before is None:  # nothing to check the scene on but the count
+        if left > 0:
+            return ["vanished"]
+        return ["low_confidence"] if _leftover(state, dice) else []
     inside = _arena_dice(dice)
     seen = len(inside) + len(landed_outside(dice, before))
     if seen != room:
@@ -158,7 +174,7 @@ def decide(state: State, dice: Dice, before: Dice | None = None) -> Decision:
     elif _many_left(left, request.count):
         reasons.append("many_left")
     else:
-        reasons += _scene_doubts(dice, before, room, left)
+        reasons += _scene_doubts(state, dice, before, room, left)
     return _sure_or_check(state, line, reasons, dice)
 
 
