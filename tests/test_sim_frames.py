@@ -78,8 +78,8 @@ def _settled_frame(game: str, seed: int):
     return frame, cam.truth()
 
 
-# The first three frames are read right every time; the last two stay known failures while issue 5
-# is open (a Détrak die missed on seed 6; Strike dice missed now and then).
+# Five settled frames, every die read right and found within a third of its side (the last two
+# were known failures before the learned reader: a Détrak die missed on seed 6, Strike dice).
 
 
 @pytest.mark.parametrize(
