@@ -88,6 +88,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Un dé a disparu sans être vu hors de l'arène : vérifiez",
         "en": "A die vanished without being seen outside the arena: please check",
     },
+    "leftover": {
+        "fr": "Un dé à retirer (paire, croix) est peut-être encore dans l'arène : vérifiez",
+        "en": "A die to be taken away (a pair, a cross) may still be in the arena: please check",
+    },
     "many_left": {
         "fr": "Plusieurs dés auraient quitté l'arène : vérifiez",
         "en": "Several dice would have left the arena: please check",

@@ -183,7 +183,7 @@ def test_strike_without_a_scene_to_check_on_only_the_count_is_checked():
     # ...unless a die may be one the last throw removed, not yet taken away: asked
     paired = _state(*STRIKE_MID, '{"act": "throw", "seat": 0, "arena": [3, 5, 5]}')
     assert paired.view()["arena"] == [3]
-    assert decide(paired, [_die(3), _die(5)], before=None).reasons == ("low_confidence",)
+    assert decide(paired, [_die(3), _die(5)], before=None).reasons == ("leftover",)
     assert decide(paired, [_die(3), _die(4)], before=None).kind == "submit"
 
 

@@ -27,6 +27,10 @@ REASONS = {
         "un dé a disparu sans être vu dehors",
         "a die vanished without being seen outside",
     ),
+    "leftover": (
+        "un dé à retirer est peut-être encore dans l'arène",
+        "a die to be taken away may still be in the arena",
+    ),
     "wrong_dice_count": ("il faut exactement deux dés", "exactly two dice are needed"),
     "cocked": ("un dé est cassé : relancez-le", "a die is cocked: throw it again"),
     "unreadable": ("un dé est illisible", "a die cannot be read"),

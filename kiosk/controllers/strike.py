@@ -134,7 +134,7 @@ def _scene_doubts(state: State, dice: Dice, before: Dice | None, room: int, left
     if before is None:  # nothing to check the scene on but the count
         if left > 0:
             return ["vanished"]
-        return ["low_confidence"] if _leftover(state, dice) else []
+        return ["leftover"] if _leftover(state, dice) else []
     inside = _arena_dice(dice)
     seen = len(inside) + len(landed_outside(dice, before))
     if seen != room:
