@@ -98,7 +98,10 @@ def _corners(d: PlacedDie) -> list[tuple[float, float]]:
     t = math.radians(d.angle)
     h = DIE_MM / 2
     return [
-        (d.x + h * (sx * math.cos(t) - sy * math.sin(t)), d.y + h * (sx * math.sin(t) + sy * math.cos(t)))
+        (
+            d.x + h * (sx * math.cos(t) - sy * math.sin(t)),
+            d.y + h * (sx * math.sin(t) + sy * math.cos(t)),
+        )
         for sx, sy in ((1, 1), (1, -1), (-1, -1), (-1, 1))
     ]
 
