@@ -160,7 +160,7 @@ def throw(
     return ThrowResult(before, tuple(dice), tuple(range(old, len(dice))), moved)
 
 
-def reach(die: PlacedDie, ux: float, uy: float) -> float:
+def _reach(die: PlacedDie, ux: float, uy: float) -> float:
     """How far a die reaches from its centre along the unit direction (ux, uy): half a side face
     to face, half a diagonal corner first."""
     t = math.radians(die.angle)
@@ -180,7 +180,7 @@ def _separate(dice: list[PlacedDie], rounds: int = 40) -> list[PlacedDie]:
                 dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
                 dist = math.hypot(dx, dy)
                 ux, uy = (dx / dist, dy / dist) if dist > 1e-6 else (1.0, 0.0)
-                need = (reach(dice[i], ux, uy) + reach(dice[j], ux, uy)) * GAP
+                need = (_reach(dice[i], ux, uy) + _reach(dice[j], ux, uy)) * GAP
                 if dist < need - 1e-6:
                     shift = (need - dist) / 2
                     pos[i][0] -= ux * shift
