@@ -187,18 +187,6 @@ def test_strike_without_a_scene_to_check_on_only_the_count_is_checked():
     assert decide(paired, [_die(3), _die(4)], before=None).kind == "submit"
 
 
-def test_strike_the_last_throws_scene_not_yet_tidied_is_no_throw():
-    # The last throw doubled the 5s: the record's arena is [3], the table still shows both 5s.
-    paired = _state(*STRIKE_MID, '{"act": "throw", "seat": 0, "arena": [3, 5, 5]}')
-    assert decide(paired, [_die(3), _die(5), _die(5)], before=None).kind == "ignore"
-    # a new die thrown onto the untidied table is more than the leftovers: asked
-    more = decide(paired, [_die(3), _die(5), _die(5), _die(6)], before=None)
-    assert more.kind == "check" and more.reasons == ("bad_count",)
-    # with nothing doubled last, more dice than can be there stays a question
-    state = _state(*STRIKE_MID)
-    assert decide(state, [_die(3), _die(5), _die(5), _die(5)]).reasons == ("bad_count",)
-
-
 def test_an_unsure_reading_that_matches_the_record_can_be_before():
     from kiosk.controllers.strike import agrees
 

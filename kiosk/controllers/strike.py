@@ -106,27 +106,6 @@ def _leftover(state: State, dice: Dice) -> bool:
     return any(n > 0 and face in removed for face, n in new.items())
 
 
-def _untidied(state: State, faces: list[Any]) -> bool:
-    """Whether the arena shows the last throw's scene not tidied yet: the record's dice, every
-    value it doubled (two dice or more each) and its crosses, nothing else. A hand passing over
-    it is no throw, and more dice than can be there is no question for the players: they have
-    a pair to take and crosses to set aside first."""
-    last = state.view().get("last") or {}
-    if not (last.get("taken") or last.get("crosses")):
-        return False
-    extra = Counter(map(str, faces))
-    extra.subtract(Counter(map(str, state.view()["arena"])))
-    if any(n < 0 for n in extra.values()):
-        return False  # a die of the record missing
-    extra = +extra
-    crosses = extra.pop("X", 0)
-    return (
-        crosses == last.get("crosses", 0)
-        and set(extra) == {str(f) for f in last.get("taken") or ()}
-        and all(n >= 2 for n in extra.values())
-    )
-
-
 def _many_left(left: int, thrown: int) -> bool:
     """Dice gone from the arena in one throw: one is common (the thrown die misses), two or more
     is rare enough that a die the camera lost is the likelier story (half a grand throw, idem)."""
@@ -178,8 +157,6 @@ def decide(state: State, dice: Dice, before: Dice | None = None) -> Decision:
         return _start(state, dice, inside)
     if any(d.get("cocked") for d in inside):
         return reroll(dice)
-    if _untidied(state, faces):
-        return ignore("no_change", dice)  # the last throw's scene, its pairs and crosses still in
     line = {"act": "throw", "seat": request.seat, "arena": faces}
     if _same_arena(faces, state):
         if before is None:
