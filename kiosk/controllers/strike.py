@@ -99,10 +99,11 @@ def _leftover(state: State, dice: Dice) -> bool:
     the players take the doubled values or set the crosses aside, one die short, adds up like
     a throw. The arena's dice beyond the record's are the throw's, or such a leftover when one
     shows a face the last throw removed (then the players are asked)."""
-    last = state.view().get("last") or {}
+    view = state.view()
+    last = view.get("last") or {}
     removed = {str(f) for f in last.get("taken") or ()} | ({"X"} if last.get("crosses") else set())
     new = Counter(str(d.get("face")) for d in _arena_dice(dice))
-    new.subtract(Counter(map(str, state.view()["arena"])))
+    new.subtract(Counter(map(str, view["arena"])))
     return any(n > 0 and face in removed for face, n in new.items())
 
 
