@@ -6,9 +6,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from vision.learned.detector import Found
-from vision.learned.nadir import find_nadir, looks_oblique
+from vision.learned.nadir import RING, find_nadir, looks_oblique, toward_larger_dice
 
 SHAPE = (960, 1280, 3)
 
@@ -57,3 +58,45 @@ def test_the_centre_is_kept_unless_another_point_reads_clearly_better():
     # too few sure dice to say
     far = (centre[0] + 640, centre[1])
     assert find_nadir(SHAPE, found, _classifier(far), [0, 1]) is None
+
+
+CENTRE = ((1280 - 1) / 2, (960 - 1) / 2)
+
+
+def _towards(degrees: float, reach: float = 0.4) -> tuple[float, float]:
+    a = math.radians(degrees)
+    return (CENTRE[0] + reach * 1280 * math.cos(a), CENTRE[1] + reach * 1280 * math.sin(a))
+
+
+def _angle(point) -> float:
+    return math.degrees(math.atan2(point[1] - CENTRE[1], point[0] - CENTRE[0]))
+
+
+def test_the_direction_the_dice_grow_and_read_best_is_taken():
+    """The point below the camera lies down and to the right (60 degrees): the dice grow that
+    way, and the classifier reads them best about it. The point taken is RING away, within half
+    a step (22.5 degrees) of the true direction."""
+    true = _towards(60)
+    found = _grid(lambda x, y: 30 + 0.004 * x + 0.007 * y)
+    below = toward_larger_dice(SHAPE, found, _classifier(true), range(len(found)))
+    assert below is not None
+    assert abs(_angle(below) - 60) <= 22.5
+    assert math.hypot(below[0] - CENTRE[0], below[1] - CENTRE[1]) == pytest.approx(RING * 1280)
+
+
+def test_a_direction_the_dice_do_not_grow_in_is_not_taken():
+    """The classifier reads best toward the right but the dice grow toward the left: one of
+    the two cues is wrong, and the centre is kept."""
+    found = _grid(lambda x, y: 40 - 0.012 * x)
+    assert toward_larger_dice(SHAPE, found, _classifier(_towards(0)), range(len(found))) is None
+    grow_right = _grid(lambda x, y: 26 + 0.012 * x)
+    assert toward_larger_dice(SHAPE, grow_right, _classifier(_towards(0)), range(12)) is not None
+
+
+def test_the_centre_is_kept_when_no_direction_reads_clearly_better():
+    found = _grid(lambda x, y: 26 + 0.012 * x)
+    assert toward_larger_dice(SHAPE, found, _classifier(CENTRE), range(len(found))) is None
+    slight = _classifier(_towards(0), sharp=50000.0)  # a little better, not half the cost
+    assert toward_larger_dice(SHAPE, found, slight, range(len(found))) is None
+    assert toward_larger_dice(SHAPE, found, _classifier(_towards(0)), [0, 1]) is None
+    assert toward_larger_dice(SHAPE, found[:5], _classifier(_towards(0)), range(5)) is None

@@ -22,7 +22,7 @@ from vision.confidence import calibrated
 from vision.learned import available, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
-from vision.learned.nadir import find_nadir, looks_oblique
+from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
 from vision.readings import SAME_DIE, Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
@@ -82,15 +82,16 @@ def learned_dice(
 
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
-    """The point below the camera, when the frame is an oblique photo in which the classifier
-    calls flat finds cocked and that point reads the sure ones better (vision/learned/nadir.py);
-    else None, the frame's centre."""
+    """The point below the camera, when the frame may be an oblique photo (a die is unread:
+    the detector or the classifier calls it cocked) and a point off the centre reads the sure
+    flat dice better (vision/learned/nadir.py: first a direction the dice's sizes agree with,
+    then the older search where a sure flat find reads cocked); else None, the frame's centre."""
     names = kind_classes(kind)
     faces = _face_columns(names)
     best = p.argmax(axis=1)
-    flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
-    if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
+    if not any(f.cocked or names[best[i]] == COCKED for i, f in enumerate(found)):
         return None
+    flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
 
     def read_faces(idx, below):
@@ -99,6 +100,11 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in idx]
         return probabilities(crops, kind)[:, faces].max(axis=1)
 
+    below = toward_larger_dice(frame.shape, found, read_faces, surely)
+    if below is not None:
+        return below
+    if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
+        return None
     return find_nadir(frame.shape, found, read_faces, surely)
 
 
