@@ -82,14 +82,16 @@ def learned_dice(
 
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
-    """The point below the camera, when the frame may be an oblique photo (a die is unread:
-    the detector or the classifier calls it cocked) and a point off the centre reads the sure
-    flat dice better (vision/learned/nadir.py: first a direction the dice's sizes agree with,
-    then the older search where a sure flat find reads cocked); else None, the frame's centre."""
+    """The point below the camera, when the frame may be an oblique photo (a die would be
+    reported cocked) and a point off the centre reads the sure flat dice better
+    (vision/learned/nadir.py: first a direction the dice's sizes agree with, then the older
+    search where a sure flat find reads cocked); else None, the frame's centre. (A find the
+    detector half calls cocked but the classifier reads flat does not start it: two of the four
+    Strike speed scenes have one, and the search costs 20 ms.)"""
     names = kind_classes(kind)
     faces = _face_columns(names)
     best = p.argmax(axis=1)
-    if not any(f.cocked or names[best[i]] == COCKED for i, f in enumerate(found)):
+    if not any(_reported_cocked(f, row, names, kind) for f, row in zip(found, p, strict=True)):
         return None
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
@@ -106,6 +108,11 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     return find_nadir(frame.shape, found, read_faces, surely)
+
+
+def _reported_cocked(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
+    die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
+    return die is not None and die.cocked
 
 
 def _second_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
