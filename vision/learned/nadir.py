@@ -90,7 +90,7 @@ def toward_larger_dice(
         return (cx + RING * length * math.cos(a), cy + RING * length * math.sin(a))
 
     def cost(below):
-        return float(-np.log(np.maximum(read_faces(anchors, below), 1e-6)).mean())
+        return _cost(read_faces(anchors, below))
 
     step = 360.0 / DIRECTIONS
     centre, costs = cost(None), [cost(at(k * step)) for k in range(DIRECTIONS)]
@@ -106,6 +106,11 @@ def toward_larger_dice(
         if c < least:
             angle, least = half, c
     return at(angle)
+
+
+def _cost(probabilities: np.ndarray) -> float:
+    """Mean -log(probability of the face read) per die: how unsurely a point reads them."""
+    return float(-np.log(np.maximum(probabilities, 1e-6)).mean())
 
 
 def _farthest(shape: tuple, found: Sequence[Found], surely: Sequence[int], n: int) -> list[int]:
@@ -131,7 +136,7 @@ def find_nadir(
         return None
 
     def cost(below):
-        return float(-np.log(np.maximum(read_faces(anchors, below), 1e-6)).mean())
+        return _cost(read_faces(anchors, below))
 
     best, best_cost = None, cost(None) - GAIN
     length = max(h, w)
