@@ -111,6 +111,7 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
 
 
 def _reported_cocked(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
+    """Whether the frame's report would call this find cocked (the same rules, not a copy)."""
     die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
     return die is not None and die.cocked
 
