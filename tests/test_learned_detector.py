@@ -139,3 +139,30 @@ def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
     assert detector._closer_helps(looks(0.095, 0, unsure=0), 3024, 4032)
     assert not detector._closer_helps(looks(0.6, 1), 960, 1280)  # 18 px dice are 10.8 px there
     assert not detector._closer_helps(looks(1.5, 0), 960, 1280)  # MAX_UPSCALE
+
+
+def _look(scale: float, finds: list[tuple[float, float, float]]) -> detector._Look:
+    """A look at `scale` with sure flat finds (x, y, side in frame pixels)."""
+    found = [detector.Found(x, y, side, flat_score=0.9, cocked_score=0.05) for x, y, side in finds]
+    px = float(np.median([side for _, _, side in finds])) * scale
+    return detector._Look(scale, found, px, len(found))
+
+
+def test_the_arena_seen_as_one_die_does_not_hide_the_dice_in_it():
+    """A Strike photo (1600 px): the far look sees the arena as one 500 px die and one die
+    outside it; the near look sees the five 40 px dice. The far look's median size is seven
+    times the dice's, like a die to its pips, but the arena is twelve times a die: the dice are
+    kept (session 10: the frame was read as one 500 px die)."""
+    dice = [(725, 749, 41), (562, 606, 40), (988, 446, 43), (701, 602, 41), (697, 552, 38)]
+    near = _look(0.4, dice)
+    far = _look(0.12, [(815, 618, 502), (982, 444, 59)])
+    assert detector._likeliest([near], [far]) is near
+
+
+def test_a_big_die_is_not_taken_for_its_pips():
+    """A 200 px die showing five: the near look sees its pips as five 35 px dice, the far look
+    the die. The die is kept, and so it is when the near look finds the die itself too."""
+    pips = [(400, 400, 35), (460, 340, 35), (340, 340, 35), (460, 460, 35), (340, 460, 35)]
+    far = _look(0.1, [(400, 400, 200)])
+    assert detector._likeliest([_look(0.4, pips)], [far]) is far
+    assert detector._likeliest([_look(0.4, pips + [(400, 400, 190)])], [far]) is far

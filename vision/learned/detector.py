@@ -40,6 +40,7 @@ MAX_UPSCALE = 1.5
 SURE = 0.5  # heat of the finds whose sizes choose the scale
 SURE_BIG = 0.7  # heat of a big die whose pips, seen as small dice, are taken for its own
 PIPS_RATIO = 3.5  # ...or of a SURE one, when the small finds are this many times smaller
+ARENA_RATIO = 8.0  # ...but no more: pips are a fifth of their die (bigger: the arena, a tray)
 PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
 _lock = threading.Lock()
 
@@ -176,21 +177,24 @@ def _likeliest(looks: list[_Look], bigger_looks: list[_Look] = ()) -> _Look:
         if not (other.px and best.px):
             continue
         ratio = (other.px / other.scale) / (best.px / best.scale)
-        if ratio > 8.0:
+        if ratio > ARENA_RATIO:
             continue  # pips are a fifth of their die: a find this big is the arena, or a tray
-        if ratio > 2.5 and _inside(best.found, other.found, SURE_BIG) > 0.6:
+        if ratio > 2.5 and _inside(best.found, other.found, SURE_BIG, 2.5) > 0.6:
             return other
-        if ratio > PIPS_RATIO and _inside(best.found, other.found, SURE) > 0.6:
+        if ratio > PIPS_RATIO and _inside(best.found, other.found, SURE, PIPS_RATIO) > 0.6:
             return other  # finds this much smaller are pips, even inside less sure dice
     return best
 
 
-def _inside(small: list[Found], big: list[Found], least: float) -> float:
+def _inside(small: list[Found], big: list[Found], least: float, ratio: float) -> float:
     """The share of `small` finds lying within one of the `big` finds (heat `least` or more) as
-    pips lie in a die. A tight cluster of dice, seen from far as one unsure die, is no die with
-    pips; nor is the Strike arena, seen from far as one die holding them all: a die holds six
-    pips at most, so a big find holding more is no die (each big find is judged alone: the
-    arena and a die seen at the same look are not a die with pips between them)."""
+    pips lie in a die (`_pip_or_same`). A tight cluster of dice, seen from far as one unsure
+    die, is no die with pips; nor is the Strike arena, seen from far as one die holding them
+    all: a die holds six pips at most, so a big find holding more is no die (each big find is
+    judged alone: the arena and a die seen at the same look are not a die with pips between
+    them). Sizes are judged find by find, not only look by look: a far look seeing the arena
+    (500 px) and one die (60 px) has a median size of 280 px, seven times the near look's dice,
+    and four of the five dice lie in the arena (session 10: a Strike photo read as one die)."""
     sure = [f for f in small if f.score >= SURE]
     if not sure:
         return 0.0
@@ -201,11 +205,19 @@ def _inside(small: list[Found], big: list[Found], least: float) -> float:
         within = {
             i
             for i, f in enumerate(sure)
-            if abs(f.x - b.x) < b.size / 2 and abs(f.y - b.y) < b.size / 2
+            if abs(f.x - b.x) < b.size / 2
+            and abs(f.y - b.y) < b.size / 2
+            and _pip_or_same(b.size / f.size, ratio)
         }
         if len(within) <= 6:
             held |= within
     return len(held) / len(sure)
+
+
+def _pip_or_same(times: float, ratio: float) -> bool:
+    """Whether a find `times` smaller than the big one it lies in is a pip of it (`ratio` to
+    ARENA_RATIO times smaller), or the big die itself seen again (under twice smaller)."""
+    return times < 2.0 or ratio <= times <= ARENA_RATIO
 
 
 def _bounded(scale: float, h: int, w: int) -> float:
