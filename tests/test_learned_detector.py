@@ -166,3 +166,15 @@ def test_a_big_die_is_not_taken_for_its_pips():
     far = _look(0.1, [(400, 400, 200)])
     assert detector._likeliest([_look(0.4, pips)], [far]) is far
     assert detector._likeliest([_look(0.4, pips + [(400, 400, 190)])], [far]) is far
+
+
+def test_no_look_at_a_good_size_keeps_the_one_that_sees_the_dice():
+    """A 4032 px photo of 20 px dice: the looks the frame allows see 13 and 16 dice at 8 px (a
+    little too small), a far look one sure "die" at 9 px (a heap of them). The near look is
+    kept; of looks seeing as many dice, the one nearest a good size is."""
+    far = detector._Look(0.19, [], 9.0, 1)
+    near = detector._Look(0.381, [], 7.8, 13)
+    nearest = detector._Look(0.444, [], 7.9, 16)
+    assert detector._nearest_good([far, near, nearest]) is nearest
+    closer = detector._Look(0.5, [], 9.5, 15)
+    assert detector._nearest_good([far, nearest, closer]) is closer

@@ -123,7 +123,17 @@ def find_dice(
         if GOOD_PX[0] <= most.px <= GOOD_PX[1]:
             good.append(most)
     big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
-    return _likeliest(good or [min(seen, key=_off_good)], big).found
+    return _likeliest(good or [_nearest_good(seen)], big).found
+
+
+def _nearest_good(seen: list[_Look]) -> _Look:
+    """When no look sees its dice at a good size: of the looks seeing at least half as many
+    sure dice as the best, the one whose dice are nearest a good size (a look at dice a little
+    too small, as near as a big frame allows, beats the far look that chose it). Not of all
+    looks: a far look's one sure "die", a heap of twelve tiny dice, is nearer a good size
+    than the thirteen dice seen at 8 px (session 10: a 4032 px Détrak photo read as one die)."""
+    most = max(lk.sure for lk in seen)
+    return min((lk for lk in seen if 2 * lk.sure >= most), key=_off_good)
 
 
 def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
@@ -146,8 +156,7 @@ def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
 
 
 def _off_good(lk: _Look) -> float:
-    """How far a look's dice are from the sizes the network sees well, as a ratio (a look at
-    dice a little too small, as near as a big frame allows, beats the far look that chose it)."""
+    """How far a look's dice are from the sizes the network sees well, as a ratio."""
     return max(GOOD_PX[0] / lk.px, lk.px / GOOD_PX[1], 1.0)
 
 
