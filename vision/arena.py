@@ -23,6 +23,8 @@ MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from h
 NEARLY = 0.02  # a fit this much below the best one is as good (IoU)
 WHOLE_FIT = 0.95  # a cluster fitting its ellipse this well is the mat whole: no pairs tried
 SHADES = 25.0  # Lab distance of two clusters that may be one surface in two lights
+_K3 = np.ones((3, 3), np.uint8)
+_K7 = np.ones((7, 7), np.uint8)
 
 
 def find_arena(
@@ -51,23 +53,24 @@ def find_arena(
     if small_lab is None:
         small_lab = _small_lab(bgr, labels.shape)
     singles, pairs = _regions(model.centres)
-    fits = _fits(singles, labels, len(model.centres), small_lab)
+    fits = _fits(singles, labels, small_lab)
     if max((f[0] for f in fits), default=0.0) < WHOLE_FIT:
-        fits += _fits(pairs, labels, len(model.centres), small_lab)
+        fits += _fits(pairs, labels, small_lab)
     best = _innermost(fits)
     return best.scaled(1.0 / scale) if best else None
 
 
-def _fits(groups, labels: np.ndarray, k: int, small_lab: np.ndarray) -> list:
+def _fits(groups, labels: np.ndarray, small_lab: np.ndarray) -> list:
     """(IoU, ellipse) of each group of colour clusters whose region, or what the region rings,
     is oval, big enough, and stands out from what surrounds it (a lit patch or a band of grain
     is not the mat in its box)."""
     out = []
+    labels = labels.astype(np.uint8)  # (a lookup of uint8 labels: a tenth of indexing's time)
     for group in groups:
-        pick = np.zeros(k, np.uint8)
+        pick = np.zeros(256, np.uint8)
         pick[list(group)] = 255
-        region = pick[labels]
-        if region.mean() < 255 * 0.02:
+        region = cv2.LUT(labels, pick)
+        if np.count_nonzero(region) < 0.02 * region.size:
             continue
         inner = _inside_ring(region)
         for found in (_fit(region), _fit(inner) if inner is not None else None):
@@ -109,7 +112,7 @@ def _regions(centres: np.ndarray) -> tuple[list[tuple[int, ...]], list[tuple[int
 def _inside_ring(region: np.ndarray) -> np.ndarray | None:
     """What a ring-shaped region (the box's rim) encloses: the mat, whatever its colour; None
     when the region has no hole big enough to be the mat."""
-    closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    closed = cv2.morphologyEx(region, cv2.MORPH_CLOSE, _K3)
     contours, hierarchy = cv2.findContours(closed, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
         return None
@@ -152,8 +155,8 @@ def _within(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
 
 def _fit(region: np.ndarray) -> tuple[float, Ellipse] | None:
     h, w = region.shape
-    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
-    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    region = cv2.morphologyEx(region, cv2.MORPH_CLOSE, _K7)
+    region = cv2.morphologyEx(region, cv2.MORPH_OPEN, _K3)
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not contours:
         return None

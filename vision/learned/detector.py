@@ -13,6 +13,7 @@ dice of the last frame) skips straight to the right scale: one look.
 from __future__ import annotations
 
 import json
+import math
 import threading
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.learned.onnx_net import read_onnx
 from vision.shrink import shrink
 
 MODELS = Path(__file__).parent / "models"
@@ -79,7 +81,7 @@ def _net():
         raise FileNotFoundError(
             f"{ONNX_PATH} is missing: train it with `python -m vision.learned.detect_train`"
         )
-    return cv2.dnn.readNetFromONNX(str(ONNX_PATH))
+    return read_onnx(ONNX_PATH)
 
 
 def find_dice(
@@ -307,7 +309,7 @@ def decode(maps: np.ndarray, meta: dict, sx: float, sy: float, size: tuple[int, 
 def _apart(found: list[Found]) -> list[Found]:
     """One die per centre: of two peaks closer than half a die, the hotter stays."""
     keep: list[Found] = []
-    for f in sorted(found, key=lambda f: -f.score):
-        if all(np.hypot(f.x - k.x, f.y - k.y) >= 0.5 * min(f.size, k.size) for k in keep):
+    for f in sorted(found, key=lambda f: -f.score):  # (math.hypot: np.hypot on floats is 5x slower)
+        if all(math.hypot(f.x - k.x, f.y - k.y) >= 0.5 * min(f.size, k.size) for k in keep):
             keep.append(f)
     return keep

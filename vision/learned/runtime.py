@@ -13,11 +13,11 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
+from .onnx_net import read_onnx
 
 MODELS = Path(__file__).parent / "models"
 ONNX_PATH = MODELS / "faces.onnx"
@@ -56,8 +56,7 @@ def _net():
         raise FileNotFoundError(
             f"{ONNX_PATH} is missing: train it with `python -m vision.learned.train`"
         )
-    net = cv2.dnn.readNetFromONNX(str(ONNX_PATH))
-    return net
+    return read_onnx(ONNX_PATH)
 
 
 def logits(crops: list[np.ndarray]) -> np.ndarray:
