@@ -1,5 +1,6 @@
 """vision/arena.py on rendered Strike tables whose mat is lit unevenly (scenes of the benchmark
-set, seed 0, that it once got wrong: bench/bench_vision.py counts every die's in/out on them)."""
+set, seed 0, that it once got wrong: bench/bench_vision.py counted every die's in/out on them;
+rendered with the cycle of conditions of that time, crossed=False)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from vision.synth.scene import KINDS, render_scene
 
 
 def _benchmark_scene(i: int, seed: int = 0):
-    """Scene i of benchmark_set("strike", ..., seed), rendered alone."""
-    c = next(itertools.islice(conditions.benchmark_conditions("strike", i + 1, seed), i, None))
+    """Scene i of benchmark_set("strike", ..., seed) until session 10, rendered alone."""
+    plans = conditions.benchmark_conditions("strike", i + 1, seed, crossed=False)
+    c = next(itertools.islice(plans, i, None))
     return render_scene("strike", np.random.default_rng([seed, i, KINDS.index("strike")]), **c)
 
 

@@ -201,6 +201,20 @@ def test_benchmark_conditions_reach_every_value_of_every_axis(kind):
     assert list(benchmark_conditions(kind, 24, seed=1)) != conds
 
 
+@pytest.mark.parametrize("kind", ["pips", "strike", "detrak"])
+def test_benchmark_conditions_cross_the_axes(kind):
+    """No axis is tied to another (before session 11, axes of lengths 2, 4 and 8 moved in
+    lockstep: no tilted photo had glare, and the cocked dice always came with one cluster level)."""
+    conds = list(benchmark_conditions(kind, 150, seed=0))
+    assert len({(c["glare"], c["tilt"] > 10) for c in conds}) == 4
+    assert len({(c["shadows"], c["glare"]) for c in conds}) == 4
+    assert len({(c["cocked"], c["cluster"]) for c in conds}) == 9
+    assert len({(c["frame"], c["tilt"] > 10) for c in conds}) == 2 * len(set(FRAMES))
+    backgrounds = [c["background"] for c in conds]
+    for start in range(0, 144, 6):  # every value once in each pass over the axis
+        assert len(set(backgrounds[start : start + 6])) == 6
+
+
 def test_benchmark_set_renders_the_conditions_it_announces():
     for scene in benchmark_set("detrak", 2, seed=3):
         h, w = scene.image.shape[:2]

@@ -245,13 +245,44 @@ def _axes(kind: str) -> dict:
     }
 
 
-def benchmark_conditions(kind: str, n: int, seed: int) -> Iterator[dict]:
-    axes = _axes(kind)
+def _locked_picks(axes: dict, seed: int):
+    """One seeded order per axis, walked again and again (the cycle until session 10)."""
     perm_rng = np.random.default_rng([seed, 7919])
     perms = {k: perm_rng.permutation(len(v)) for k, v in axes.items()}
     offsets = {k: int(perm_rng.integers(len(v))) for k, v in axes.items()}
+    return lambda i: {k: v[perms[k][(i + offsets[k]) % len(v)]] for k, v in axes.items()}
+
+
+def _crossed_picks(axes: dict, seed: int):
+    """Each axis's values in a fresh seeded order on each pass: every value once a pass, and no
+    axis tied to another."""
+
+    def pick(i: int) -> dict:
+        out = {}
+        for a, (k, v) in enumerate(axes.items()):
+            turn, at = divmod(i, len(v))
+            order = np.random.default_rng([seed, 7919, a, turn]).permutation(len(v))
+            out[k] = v[order[at]]
+        return out
+
+    return pick
+
+
+def benchmark_conditions(kind: str, n: int, seed: int, crossed: bool = True) -> Iterator[dict]:
+    """Scene i's conditions: each axis walks its values in a seeded order, every value once per
+    pass over the axis.
+
+    crossed (session 11): each pass is shuffled afresh, for each axis on its own. With one order
+    per axis for all passes (crossed=False, the cycle before), axes of lengths 2, 4 and 8 moved
+    in lockstep (i mod 2 decided both shadows and glare; every photo tilted over 10 degrees had
+    glare, and always the same frames and JPEG quality), and so did the axes of length 3 (the
+    cocked dice always came with the same cluster level). The committed networks were trained
+    on that cycle (vision/learned/data.py asks for it, so a retraining makes the same crops).
+    """
+    axes = _axes(kind)
+    pick_of = _crossed_picks(axes, seed) if crossed else _locked_picks(axes, seed)
     for i in range(n):
-        pick = {k: v[perms[k][(i + offsets[k]) % len(v)]] for k, v in axes.items()}
+        pick = pick_of(i)
         rng = np.random.default_rng([seed, i, 31])
         lo, hi = pick.pop("size_band")
         top = max_size(kind, pick["frame"])
