@@ -235,8 +235,7 @@ def synth_crops(
     check_kind(kind)
     k = ("pips", "strike", "detrak").index(kind)
     out = CropSet()
-    plans = benchmark_conditions(kind, n_scenes, seed, crossed=False) if benchmark else None
-    # (the cycle the committed networks were trained on)
+    plans = benchmark_conditions(kind, n_scenes, seed) if benchmark else None
     for i in range(n_scenes):
         rng = np.random.default_rng([seed, i, k, 5])
         if plans is not None:

@@ -276,8 +276,9 @@ def benchmark_conditions(kind: str, n: int, seed: int, crossed: bool = True) -> 
     per axis for all passes (crossed=False, the cycle before), axes of lengths 2, 4 and 8 moved
     in lockstep (i mod 2 decided both shadows and glare; every photo tilted over 10 degrees had
     glare, and always the same frames and JPEG quality), and so did the axes of length 3 (the
-    cocked dice always came with the same cluster level). The committed networks were trained
-    on that cycle (vision/learned/data.py asks for it, so a retraining makes the same crops).
+    cocked dice always came with the same cluster level). No network was trained on either
+    cycle (training draws its conditions, vision/learned/data.py); crossed=False renders the
+    scenes older tests were chosen from (tests/test_arena.py).
     """
     axes = _axes(kind)
     pick_of = _crossed_picks(axes, seed) if crossed else _locked_picks(axes, seed)
