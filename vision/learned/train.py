@@ -33,16 +33,22 @@ TARGET = 0.99  # a confidence >= 0.9 should be right at least this often
 MIN_SURE_SHARE = 0.1  # ...while at least this share of crops still reaches 0.9
 
 
-def build_model():
+def build_model(full_res_layers: int = 1):
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
     # One full-resolution layer (pip and stroke edges), then width where the die's parts are
-    # put together (16 x 16 and below): 290 k parameters, 11 M multiply-adds a crop.
+    # put together (16 x 16 and below): 290 k parameters, 11 M multiply-adds a crop. A second
+    # full-resolution layer (session 11, `--full-res-layers 2`) adds 2.4 M multiply-adds: edges
+    # combined before the first pooling (a cocked die's narrow side strip, a small symbol's
+    # strokes a pixel or two wide).
+    first = block(CHANNELS, 16)
+    for _ in range(full_res_layers - 1):
+        first += block(16, 16)
     return nn.Sequential(
-        *block(CHANNELS, 16),
+        *first,
         nn.MaxPool2d(2),
         *block(16, 32),
         *block(32, 32),
@@ -315,6 +321,9 @@ def main(argv=None) -> int:
         action="store_true",
         help="leave out the crops where the detector (models/dice.onnx) finds dice",
     )
+    p.add_argument(
+        "--full-res-layers", type=int, default=1, help="3x3 layers before the first pooling"
+    )
     p.add_argument("--out", type=Path, default=MODELS)
     p.add_argument(
         "--recalibrate",
@@ -364,7 +373,7 @@ def main(argv=None) -> int:
         )
     x, labels = inputs(data)
     log(f"{len(labels)} training crops {class_counts(labels)}")
-    model = train(build_model(), x, labels, data.tags, a.epochs, a.seed, log)
+    model = train(build_model(a.full_res_layers), x, labels, data.tags, a.epochs, a.seed, log)
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
     a.out.mkdir(parents=True, exist_ok=True)
@@ -382,6 +391,7 @@ def main(argv=None) -> int:
             "sim_tables_per_kind": a.sim_tables,
             "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
             "data_sets": a.data_sets,
+            "full_res_layers": a.full_res_layers,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
