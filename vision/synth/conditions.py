@@ -3,8 +3,8 @@ and the benchmark's fixed cycle through all of them.
 
 `resolve(kind, rng, given)` returns every condition (the given ones checked, the rest drawn).
 `benchmark_set(kind, n, seed)` yields Scenes whose conditions cycle through every value of every
-axis (each axis walks its own seeded permutation, so any ~12 consecutive scenes already cover each
-value of each axis, and the pairing of axes varies).
+axis (each axis walks its values in a seeded order, shuffled afresh at each pass, so any ~13
+consecutive scenes cover each value of each axis, and every pair of values of two axes meets).
 """
 
 from __future__ import annotations
@@ -274,8 +274,8 @@ def benchmark_conditions(kind: str, n: int, seed: int, crossed: bool = True) -> 
 
     crossed (session 11): each pass is shuffled afresh, for each axis on its own. With one order
     per axis for all passes (crossed=False, the cycle before), axes of lengths 2, 4 and 8 moved
-    in lockstep (i mod 2 decided both shadows and glare; every photo tilted over 10 degrees had
-    glare, and always the same frames and JPEG quality), and so did the axes of length 3 (the
+    in lockstep (i mod 2 decided both shadows and glare; no photo tilted over 10 degrees had
+    glare, and each tilt came with only some frames and JPEG qualities), and so did the axes of length 3 (the
     cocked dice always came with the same cluster level). No network was trained on either
     cycle (training draws its conditions, vision/learned/data.py); crossed=False renders the
     scenes older tests were chosen from (tests/test_arena.py).
