@@ -275,10 +275,10 @@ def benchmark_conditions(kind: str, n: int, seed: int, crossed: bool = True) -> 
     crossed (session 11): each pass is shuffled afresh, for each axis on its own. With one order
     per axis for all passes (crossed=False, the cycle before), axes of lengths 2, 4 and 8 moved
     in lockstep (i mod 2 decided both shadows and glare; no photo tilted over 10 degrees had
-    glare, and each tilt came with only some frames and JPEG qualities), and so did the axes of length 3 (the
-    cocked dice always came with the same cluster level). No network was trained on either
-    cycle (training draws its conditions, vision/learned/data.py); crossed=False renders the
-    scenes older tests were chosen from (tests/test_arena.py).
+    glare, and each tilt came with only some frames and JPEG qualities), and so did the axes of
+    length 3 (the cocked dice always came with the same cluster level). No network was trained
+    on either cycle (training draws its conditions, vision/learned/data.py); crossed=False
+    renders the scenes older tests were chosen from (tests/test_arena.py).
     """
     axes = _axes(kind)
     pick_of = _crossed_picks(axes, seed) if crossed else _locked_picks(axes, seed)
