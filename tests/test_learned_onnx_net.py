@@ -1,4 +1,4 @@
-"""Loading the networks: OpenCV 5's classic engine where there is one, OpenCV 4's loader where not."""
+"""Loading the networks: OpenCV 5's classic engine where there is one, else as OpenCV 4 does."""
 
 import types
 
