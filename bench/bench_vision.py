@@ -175,11 +175,13 @@ def _hint(scene) -> Calibration:
     return Calibration(scene.image.shape[1::-1], None, side)
 
 
-def speed(kind: str, repeats: int = 5, calibrated: bool = False) -> tuple[float, float]:
+def speed(kind: str, repeats: int = 15, calibrated: bool = False) -> tuple[float, float]:
     """Median ms of read() on 1280 x 960 frames with 20 dice, and the mean number of dice read;
     `calibrated`: with the arena and die size of a first reading, as `arbitre calibrate` or the
-    watcher's hint give them."""
-    times, found = [], []
+    watcher's hint give them. The four frames are read in turn, `repeats` rounds (session 11:
+    5 reads of one frame, then the next, let a slow second of this shared machine take a whole
+    frame's reads; the same code measured 27 and 32 ms for Strike a minute apart)."""
+    frames, found = [], []
     for i in range(4):
         scene = render_scene(kind, np.random.default_rng([99, i]), **SPEED_SCENE)
         first = read(scene.image, kind)
@@ -188,9 +190,12 @@ def speed(kind: str, repeats: int = 5, calibrated: bool = False) -> tuple[float,
         if calibrated and first.dice:
             side = float(np.median([d.size for d in first.dice]))
             cal = Calibration(scene.image.shape[1::-1], first.arena, side)
-        for _ in range(repeats):
+        frames.append((scene.image, cal))
+    times = []
+    for _ in range(repeats):
+        for image, cal in frames:
             t = time.perf_counter()
-            read(scene.image, kind, calibration=cal)
+            read(image, kind, calibration=cal)
             times.append((time.perf_counter() - t) * 1000)
     return statistics.median(times), float(np.mean(found))
 
