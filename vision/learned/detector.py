@@ -308,8 +308,8 @@ def decode(maps: np.ndarray, meta: dict, sx: float, sy: float, size: tuple[int, 
 
 def _apart(found: list[Found]) -> list[Found]:
     """One die per centre: of two peaks closer than half a die, the hotter stays."""
-    keep: list[Found] = []
-    for f in sorted(found, key=lambda f: -f.score):  # (math.hypot: np.hypot on floats is 5x slower)
+    keep: list[Found] = []  # (math.hypot below: np.hypot on floats is 5 times slower)
+    for f in sorted(found, key=lambda f: -f.score):
         if all(math.hypot(f.x - k.x, f.y - k.y) >= 0.5 * min(f.size, k.size) for k in keep):
             keep.append(f)
     return keep

@@ -33,17 +33,16 @@ TARGET = 0.99  # a confidence >= 0.9 should be right at least this often
 MIN_SURE_SHARE = 0.1  # ...while at least this share of crops still reaches 0.9
 
 
-def build_model(full_res_layers: int = 1):
+def build_model(full_res_layers: int = 2):
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
-    # One full-resolution layer (pip and stroke edges), then width where the die's parts are
-    # put together (16 x 16 and below): 290 k parameters, 11 M multiply-adds a crop. A second
-    # full-resolution layer (session 11, `--full-res-layers 2`) adds 2.4 M multiply-adds: edges
-    # combined before the first pooling (a cocked die's narrow side strip, a small symbol's
-    # strokes a pixel or two wide).
+    # Two full-resolution layers (pip and stroke edges, then edges combined before the first
+    # pooling: a cocked die's narrow side strip, a small symbol's strokes a pixel or two wide),
+    # then width where the die's parts are put together (16 x 16 and below): 292 k parameters,
+    # 13.4 M multiply-adds a crop. m10 (sessions 6-10) had one: 290 k, 11 M.
     first = block(CHANNELS, 16)
     for _ in range(full_res_layers - 1):
         first += block(16, 16)
@@ -322,7 +321,10 @@ def main(argv=None) -> int:
         help="leave out the crops where the detector (models/dice.onnx) finds dice",
     )
     p.add_argument(
-        "--full-res-layers", type=int, default=1, help="3x3 layers before the first pooling"
+        "--full-res-layers",
+        type=int,
+        default=2,
+        help="3x3 layers before the first pooling (2: m14, committed; 1: m10, sessions 6-10)",
     )
     p.add_argument("--out", type=Path, default=MODELS)
     p.add_argument(
