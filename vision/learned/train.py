@@ -41,8 +41,8 @@ def build_model(full_res_layers: int = 2):
 
     # Two full-resolution layers (pip and stroke edges, then edges combined before the first
     # pooling: a cocked die's narrow side strip, a small symbol's strokes a pixel or two wide),
-    # then width where the die's parts are put together (16 x 16 and below): 292 k parameters,
-    # 13.4 M multiply-adds a crop. m10 (sessions 6-10) had one: 290 k, 11 M.
+    # then width where the die's parts are put together (16 x 16 and below): 296 k parameters,
+    # 13.4 M multiply-adds a crop. m10 (sessions 6-10) had one: 294 k, 11 M.
     first = block(CHANNELS, 16)
     for _ in range(full_res_layers - 1):
         first += block(16, 16)
