@@ -135,6 +135,15 @@ def face_patch(
     return _rotated(patch, size / side, angle)
 
 
+def face_texture(face, side: int, die="white", marks="black", texture_seed: int = 0):
+    """The face's flat colours (BGR uint8, no shading, square corners) and its marks' coverage
+    (float 0..1): the textures a 3D renderer paints on a die (vision/photoreal), where light,
+    bevel and translucency are the renderer's own."""
+    face_kind(face)
+    img, _ = _albedo(face, int(side), _key(die), _key(marks), 0.0, 0.0, int(texture_seed), None)
+    return img.clip(0, 255).astype(np.uint8), _layers(face, int(side), 0.0, 0.0)[0]
+
+
 def draw_face(
     image: np.ndarray, face, x: float, y: float, size: float, die="white", marks="black", **kw
 ) -> np.ndarray:

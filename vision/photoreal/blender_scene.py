@@ -1,0 +1,285 @@
+"""Run inside Blender (`blender -b --factory-startup -P blender_scene.py -- SPEC OUT_PREFIX`):
+build one table from a scene spec (vision/photoreal/spec.py), drop the dice with Bullet's rigid
+bodies, render it with Cycles on the CPU and write where every die came to rest.
+
+Blender's own Python has bpy and mathutils but no numpy nor OpenCV, so this file imports nothing
+of ours: the spec brings every choice already drawn (textures as files), and the truth (which face
+is up, is the die cocked) is made from the poses written here, in our own Python
+(vision/photoreal/truth.py), where it is tested. Units: 1 Blender unit = 1 cm; gravity stays
+9.81 units/s², so the dice fall like 1.6 m dice in slow motion: same resting poses, more frames.
+"""
+
+import json
+import math
+import sys
+
+import bmesh
+import bpy
+from bpy_extras.object_utils import world_to_camera_view
+from mathutils import Euler, Matrix, Vector
+
+# local axes of a die, in the order of the spec's six faces (tiles of the 3 x 2 atlas)
+AXES = ((0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0))
+# for each face: the two in-face axes (u right, v up in the tile)
+FACE_UV_AXES = (
+    ((1, 0, 0), (0, 1, 0)),
+    ((-1, 0, 0), (0, 1, 0)),
+    ((0, 1, 0), (0, 0, 1)),
+    ((0, -1, 0), (0, 0, 1)),
+    ((-1, 0, 0), (0, 0, 1)),
+    ((1, 0, 0), (0, 0, 1)),
+)
+
+
+def main(spec_path: str, out_prefix: str) -> None:
+    spec = json.loads(open(spec_path, encoding="utf-8").read())
+    bpy.ops.wm.read_factory_settings(use_empty=True)
+    scene = bpy.context.scene
+    _render_settings(scene, spec)
+    _world(spec["ambient"])
+    _table(spec)
+    for wall in spec.get("walls", []):
+        _wall(wall)
+    dice = [_die(d, spec["die_side_cm"], i) for i, d in enumerate(spec["dice"])]
+    _sun(spec["sun"])
+    cam = _camera(scene, spec["camera"])
+    _settle(scene, spec["frames"])
+    scene.render.filepath = out_prefix + ".png"
+    bpy.ops.render.render(write_still=True)
+    poses = [_pose(scene, cam, o, spec["die_side_cm"]) for o in dice]
+    with open(out_prefix + ".poses.json", "w", encoding="utf-8") as f:
+        json.dump({"dice": poses}, f)
+
+
+def _render_settings(scene, spec) -> None:
+    scene.render.engine = "CYCLES"
+    scene.cycles.device = "CPU"
+    scene.cycles.samples = spec["samples"]
+    scene.cycles.use_adaptive_sampling = True
+    scene.cycles.adaptive_threshold = 0.03
+    scene.cycles.use_denoising = False
+    scene.cycles.max_bounces = 6
+    scene.cycles.transmission_bounces = 6
+    scene.cycles.seed = spec["seed"] % (1 << 30)
+    w, h = spec["frame"]
+    scene.render.resolution_x, scene.render.resolution_y = w, h
+    scene.render.resolution_percentage = 100
+    scene.render.image_settings.file_format = "PNG"
+    scene.render.image_settings.color_mode = "RGB"
+    scene.render.threads_mode = "FIXED"
+    scene.render.threads = spec.get("threads", 2)
+    scene.view_settings.view_transform = "Standard"
+    scene.view_settings.exposure = spec.get("exposure", 0.0)
+
+
+def _world(ambient) -> None:
+    world = bpy.data.worlds.new("world")
+    bpy.context.scene.world = world
+    world.use_nodes = True
+    bg = world.node_tree.nodes["Background"]
+    bg.inputs["Color"].default_value = (*ambient["colour"], 1.0)
+    bg.inputs["Strength"].default_value = ambient["strength"]
+
+
+def _table_material(bg):
+    """The table's texture, tiled: it covers `size_cm`, the plane `plane_cm` (an oblique photo
+    sees far across the table)."""
+    mat = bpy.data.materials.new("table")
+    mat.use_nodes = True
+    nodes, links = mat.node_tree.nodes, mat.node_tree.links
+    bsdf = nodes["Principled BSDF"]
+    coords = nodes.new("ShaderNodeTexCoord")
+    mapping = nodes.new("ShaderNodeMapping")
+    k = bg["plane_cm"] / bg["size_cm"]
+    mapping.inputs["Scale"].default_value = (k, k, 1)
+    tex = nodes.new("ShaderNodeTexImage")
+    tex.image = bpy.data.images.load(bg["path"])
+    links.new(coords.outputs["UV"], mapping.inputs["Vector"])
+    links.new(mapping.outputs["Vector"], tex.inputs["Vector"])
+    links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+    bsdf.inputs["Roughness"].default_value = bg["roughness"]
+    bsdf.inputs["Specular"].default_value = 0.3
+    return mat
+
+
+def _table(spec) -> None:
+    bg = spec["background"]
+    bpy.ops.mesh.primitive_plane_add(size=bg["plane_cm"], location=(0, 0, 0))
+    plane = bpy.context.active_object
+    plane.data.materials.append(_table_material(bg))
+    bpy.ops.rigidbody.object_add()
+    plane.rigid_body.type = "PASSIVE"
+    plane.rigid_body.friction = 0.8
+    plane.rigid_body.restitution = 0.1
+
+
+def _wall(wall) -> None:
+    """A block the dice may come to lean on (a tray's rim, a box's wall)."""
+    bpy.ops.mesh.primitive_cube_add(size=1, location=wall["loc"])
+    o = bpy.context.active_object
+    o.scale = wall["dims"]
+    o.rotation_euler = (0, 0, wall["angle"])
+    mat = bpy.data.materials.new("wall")
+    mat.use_nodes = True
+    mat.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = (*wall["colour"], 1)
+    o.data.materials.append(mat)
+    bpy.ops.rigidbody.object_add()
+    o.rigid_body.type = "PASSIVE"
+    o.rigid_body.friction = 0.6
+
+
+def _die_mesh(side: float):
+    """A cube whose six faces each map their tile of a 3 x 2 atlas (face i at column i % 3,
+    row i // 3, the tile's up along the face's second axis)."""
+    me = bpy.data.meshes.new("die")
+    bm = bmesh.new()
+    uv = bm.loops.layers.uv.new("UVMap")
+    h = side / 2
+    for i, (n, (u, v)) in enumerate(zip(AXES, FACE_UV_AXES)):
+        n, u, v = Vector(n), Vector(u), Vector(v)
+        corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+        verts = [bm.verts.new(n * h + u * (a * h) + v * (b * h)) for a, b in corners]
+        face = bm.faces.new(verts)
+        if face.normal.dot(n) < 0:
+            face.normal_flip()
+        col, row = i % 3, i // 3
+        for loop in face.loops:
+            p = loop.vert.co
+            a, b = p.dot(u) / side + 0.5, p.dot(v) / side + 0.5
+            loop[uv].uv = ((col + a) / 3, 1 - (row + 1 - b) / 2)
+    bmesh.ops.remove_doubles(bm, verts=bm.verts, dist=1e-6)
+    bm.to_mesh(me)
+    bm.free()
+    return me
+
+
+def _die(d, side: float, i: int):
+    me = _die_mesh(side)
+    o = bpy.data.objects.new(f"die{i}", me)
+    bpy.context.collection.objects.link(o)
+    o.location = d["loc"]
+    o.rotation_euler = Euler(d["rot"], "XYZ")
+    bevel = o.modifiers.new("bevel", "BEVEL")
+    bevel.width = side * d["bevel"]
+    bevel.segments = 4
+    bevel.harden_normals = False
+    me.use_auto_smooth = True
+    for p in me.polygons:
+        p.use_smooth = True
+    o.data.materials.append(_die_material(d, i))
+    bpy.context.view_layer.objects.active = o
+    o.select_set(True)
+    bpy.ops.rigidbody.object_add()
+    o.select_set(False)
+    o.rigid_body.collision_shape = "BOX"
+    o.rigid_body.mass = 0.004
+    o.rigid_body.friction = d.get("friction", 0.5)
+    o.rigid_body.restitution = 0.15
+    o.rigid_body.collision_margin = 0.01
+    o.rigid_body.linear_damping = 0.3
+    o.rigid_body.angular_damping = 0.4
+    return o
+
+
+def _die_material(d, i: int):
+    mat = bpy.data.materials.new(f"die{i}")
+    mat.use_nodes = True
+    nodes, links = mat.node_tree.nodes, mat.node_tree.links
+    bsdf = nodes["Principled BSDF"]
+    tex = nodes.new("ShaderNodeTexImage")
+    tex.image = bpy.data.images.load(d["atlas"])
+    tex.interpolation = "Cubic"
+    links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+    marks = nodes.new("ShaderNodeTexImage")
+    marks.image = bpy.data.images.load(d["marks"])
+    marks.image.colorspace_settings.name = "Non-Color"
+    bump = nodes.new("ShaderNodeBump")
+    bump.invert = True  # pips and symbols are dimples, engraved in the body
+    bump.inputs["Strength"].default_value = d["engraving"]
+    bump.inputs["Distance"].default_value = 0.05
+    links.new(marks.outputs["Color"], bump.inputs["Height"])
+    links.new(bump.outputs["Normal"], bsdf.inputs["Normal"])
+    bsdf.inputs["Roughness"].default_value = d["roughness"]
+    bsdf.inputs["Specular"].default_value = 0.5
+    if d.get("translucent"):
+        bsdf.inputs["Transmission"].default_value = d["translucent"]
+        bsdf.inputs["IOR"].default_value = 1.5
+    return mat
+
+
+def _sun(sun) -> None:
+    light = bpy.data.lights.new("sun", "SUN")
+    light.energy = sun["energy"]
+    light.angle = sun["angle"]
+    o = bpy.data.objects.new("sun", light)
+    bpy.context.collection.objects.link(o)
+    o.rotation_euler = Vector(sun["dir"]).to_track_quat("Z", "Y").to_euler()
+    if sun.get("lamp"):
+        lamp = bpy.data.lights.new("lamp", "AREA")
+        lamp.energy = sun["lamp"]["energy"]
+        lamp.size = sun["lamp"]["size"]
+        lo = bpy.data.objects.new("lamp", lamp)
+        bpy.context.collection.objects.link(lo)
+        lo.location = sun["lamp"]["loc"]
+        lo.rotation_euler = (-Vector(sun["lamp"]["loc"])).to_track_quat("-Z", "Y").to_euler()
+
+
+def _camera(scene, c):
+    cam_data = bpy.data.cameras.new("camera")
+    cam_data.lens = c["lens_mm"]
+    cam_data.sensor_fit = "HORIZONTAL"
+    cam_data.sensor_width = 36.0
+    cam_data.clip_start = 1.0
+    cam_data.clip_end = 2000.0
+    cam = bpy.data.objects.new("camera", cam_data)
+    bpy.context.collection.objects.link(cam)
+    cam.location = c["loc"]
+    look = Vector(c["target"]) - Vector(c["loc"])
+    quat = look.to_track_quat("-Z", "Y")
+    cam.rotation_euler = (quat @ Euler((0, 0, c["roll"])).to_quaternion()).to_euler()
+    scene.camera = cam
+    return cam
+
+
+def _settle(scene, frames: int) -> None:
+    world = scene.rigidbody_world
+    world.substeps_per_frame = 30
+    world.solver_iterations = 30
+    world.point_cache.frame_start = 1
+    world.point_cache.frame_end = frames
+    scene.frame_start, scene.frame_end = 1, frames
+    for f in range(1, frames + 1):
+        scene.frame_set(f)
+
+
+def _pose(scene, cam, o, side: float) -> dict:
+    """The die's resting pose: which local axis points most up, how far from vertical it leans,
+    and its top face (centre and corners) in the image."""
+    m = o.matrix_world.copy()
+    rot = m.to_3x3().normalized()
+    ups = [(rot @ Vector(a)).z for a in AXES]
+    top = max(range(6), key=lambda k: ups[k])
+    tip = math.degrees(math.acos(max(-1.0, min(1.0, ups[top]))))
+    n = rot @ Vector(AXES[top])
+    u = rot @ Vector(FACE_UV_AXES[top][0])
+    v = rot @ Vector(FACE_UV_AXES[top][1])
+    centre = m.translation + n * (side / 2)
+    corners = [centre + (u * a + v * b) * (side / 2) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    w, h = scene.render.resolution_x, scene.render.resolution_y
+
+    def px(p):
+        q = world_to_camera_view(scene, cam, p)
+        return [q.x * w, (1 - q.y) * h, q.z]
+
+    return {
+        "top": top,
+        "tip": tip,
+        "centre": px(centre),
+        "corners": [px(p) for p in corners],
+        "location": list(m.translation),
+    }
+
+
+if __name__ == "__main__":
+    argv = sys.argv[sys.argv.index("--") + 1 :]
+    main(argv[0], argv[1])

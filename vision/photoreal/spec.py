@@ -1,0 +1,205 @@
+"""Drawing one photoreal scene: every choice made here, in our Python, and written as a spec
+that vision/photoreal/blender_scene.py builds without drawing anything itself.
+
+The conditions are those of the issue, as vision/synth draws them (die and mark colours that a
+player can read, the six table surfaces, frames of 640 x 480 to 4032 x 3024, dice of 18 to 150
+px, a camera up to 10° off vertical and oblique phone photos), but what makes a photo hard is
+left to the renderer: light, shadows, glare and translucency come from Cycles' path tracing, the
+resting poses from Bullet's rigid bodies (a die leaning on another comes from a real drop onto a
+pile, not from a drawn tilt), perspective and the side faces from a real camera.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.synth.backgrounds import BACKGROUNDS, table_texture
+from vision.synth.conditions import DIE_NAMES, MARK_NAMES, readable
+from vision.synth.faces import face_texture
+
+DIE_SIDE_CM = {"pips": 1.6, "strike": 1.6, "detrak": 1.8}
+# the six faces on the die's local +Z, -Z, +X, -X, +Y, -Y (opposite faces side by side)
+FACES = {
+    "pips": (1, 6, 2, 5, 3, 4),
+    "strike": ("X", 6, 2, 5, 3, 4),
+    "detrak": ("hash", "circle", "slash", "triangle", "bars", "cross"),
+}
+FRAMES = ((640, 480), (1280, 960), (1280, 960), (1600, 1200), (1920, 1080), (4032, 3024))
+TILE = 256  # atlas tile side, px: a 150 px die's face is sharp
+ROUGHNESS = {"glossy": (0.05, 0.2), "satin": (0.25, 0.5)}
+
+
+def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
+    """The spec of scene `index` of `seed` (textures written under `textures`)."""
+    rng = np.random.default_rng([seed, index, 4099])
+    frame = FRAMES[rng.integers(len(FRAMES))]
+    side = DIE_SIDE_CM[kind]
+    die_px = math.exp(rng.uniform(math.log(18), math.log(min(150, min(frame) / 6))))
+    camera = _camera(rng, frame, side, die_px)
+    reach = _reach(camera, frame, side)
+    scene_colours = _colour_choice(rng)
+    dice = _dice(kind, rng, side, reach, scene_colours, textures, f"{seed}_{index}")
+    return {
+        "kind": kind,
+        "seed": int(rng.integers(1 << 30)),
+        "frame": list(frame),
+        "samples": 24 if frame[0] * frame[1] <= 2_100_000 else 12,
+        "frames": 140,
+        "die_side_cm": side,
+        "dice": dice,
+        "camera": camera,
+        "sun": _light(rng),
+        "ambient": {"colour": list(rng.uniform(0.6, 1.0, 3)), "strength": rng.uniform(0.2, 0.6)},
+        "background": _background(rng, camera, reach, textures, f"{seed}_{index}"),
+        "exposure": float(rng.uniform(-0.4, 0.4)),
+        "conditions": {
+            "frame": list(frame),
+            "die_size": round(die_px, 1),
+            "tilt": round(camera["tilt"], 1),
+            "die_colour": scene_colours[0],
+            "mark_colour": scene_colours[1],
+            "n_dice": len(dice),
+        },
+    }
+
+
+def _camera(rng, frame, side: float, die_px: float) -> dict:
+    """A camera looking at the table's centre from a distance that shows a die at `die_px`:
+    a quarter of the photos oblique (15-35°), the rest within 10° of vertical."""
+    lens = float(rng.uniform(24, 50))
+    f_px = frame[0] * lens / 36.0
+    dist = side * f_px / die_px
+    tilt = rng.uniform(15, 35) if rng.random() < 0.25 else rng.uniform(0, 10)
+    az = rng.uniform(0, 2 * math.pi)
+    t = math.radians(tilt)
+    loc = [dist * math.sin(t) * math.cos(az), dist * math.sin(t) * math.sin(az), dist * math.cos(t)]
+    return {
+        "lens_mm": lens,
+        "loc": loc,
+        "target": [0.0, 0.0, 0.0],
+        "roll": float(rng.uniform(-math.pi, math.pi)),
+        "tilt": float(tilt),
+        "distance": dist,
+        "f_px": f_px,
+    }
+
+
+def _reach(camera: dict, frame, side: float) -> float:
+    """Half the side of the square the dice land in: well inside the frame (its short side,
+    at the table's centre), so that no die is cut by the frame's edge after a bounce."""
+    half_short = min(frame) / 2 / camera["f_px"] * camera["distance"]
+    return max(1.2 * side, 0.55 * half_short * math.cos(math.radians(camera["tilt"])))
+
+
+def _colour_choice(rng) -> tuple[str, str]:
+    die = "mixed" if rng.random() < 0.2 else DIE_NAMES[rng.integers(len(DIE_NAMES))]
+    mark = "mixed" if rng.random() < 0.2 else MARK_NAMES[rng.integers(len(MARK_NAMES))]
+    return die, mark
+
+
+def _die_colours(rng, scene_colours) -> tuple[str, str]:
+    die, mark = scene_colours
+    if die == "mixed":
+        die = DIE_NAMES[rng.integers(len(DIE_NAMES))]
+    if mark == "mixed" or not readable(die, mark):
+        options = [m for m in MARK_NAMES if readable(die, m)]
+        mark = options[rng.integers(len(options))]
+    return die, mark
+
+
+def _dice(kind, rng, side, reach, scene_colours, textures: Path, tag: str) -> list[dict]:
+    """Dice dropped from a little height at random turns: most apart, some onto a pile (where
+    they come to lean on each other: the cocked dice)."""
+    room = int((2 * reach / (1.6 * side)) ** 2)
+    n = int(min(rng.integers(4, 16), max(2, room)))
+    piles = int(rng.integers(0, 3)) if n >= 4 else 0
+    spots = _spots(rng, n - 2 * piles, reach, side)
+    for _ in range(piles):  # two more dice over a die already placed: they fall onto it
+        if spots:
+            x, y, _ = spots[rng.integers(len(spots))]
+            for k in range(2):
+                spots.append((x + rng.uniform(-0.5, 0.5) * side, y + rng.uniform(-0.5, 0.5) * side,
+                              (1.3 + 1.2 * k) * side))
+    out = []
+    for i, (x, y, z) in enumerate(spots):
+        die, mark = _die_colours(rng, scene_colours)
+        atlas, marks = _atlas(kind, die, mark, int(rng.integers(1 << 16)), textures, f"{tag}_{i}")
+        glossy = rng.random() < 0.5
+        out.append({
+            "loc": [x, y, z + 0.6 * side + rng.uniform(0, 0.6) * side],
+            "rot": list(rng.uniform(0, 2 * math.pi, 3)),
+            "atlas": str(atlas),
+            "marks": str(marks),
+            "die": die,
+            "mark": mark,
+            "bevel": float(rng.uniform(0.08, 0.16)),
+            "engraving": float(rng.uniform(0.2, 0.8)),
+            "roughness": float(rng.uniform(*ROUGHNESS["glossy" if glossy else "satin"])),
+            "translucent": 0.6 if die == "translucent" else 0.0,
+        })
+    return out
+
+
+def _spots(rng, n: int, reach: float, side: float) -> list[tuple[float, float, float]]:
+    """Up to n drop points at least 1.6 sides apart (fewer if the square is full)."""
+    spots: list[tuple[float, float, float]] = []
+    for _ in range(n * 40):
+        if len(spots) == n:
+            break
+        x, y = rng.uniform(-reach, reach, 2)
+        if all(math.hypot(x - a, y - b) >= 1.6 * side for a, b, _ in spots):
+            spots.append((float(x), float(y), 0.0))
+    return spots
+
+
+def _atlas(kind, die, mark, texture_seed, textures: Path, tag: str) -> tuple[Path, Path]:
+    """The die's six faces in a 3 x 2 atlas (colours, and the marks' coverage for engraving)."""
+    colour = np.zeros((2 * TILE, 3 * TILE, 3), np.uint8)
+    cover = np.zeros((2 * TILE, 3 * TILE), np.uint8)
+    for i, face in enumerate(FACES[kind]):
+        img, marks = face_texture(face, TILE, die, mark, texture_seed)
+        r, c = divmod(i, 3)
+        colour[r * TILE : (r + 1) * TILE, c * TILE : (c + 1) * TILE] = img
+        cover[r * TILE : (r + 1) * TILE, c * TILE : (c + 1) * TILE] = (marks * 255).astype(np.uint8)
+    a, m = textures / f"{tag}_atlas.png", textures / f"{tag}_marks.png"
+    cv2.imwrite(str(a), colour)
+    cv2.imwrite(str(m), cover)
+    return a, m
+
+
+def _light(rng) -> dict:
+    """The sun (hard shadows when its disc is small) at 20-90° over the table, and sometimes a
+    lamp close by (soft light, a second highlight on glossy dice)."""
+    elev = math.radians(rng.uniform(20, 90))
+    az = rng.uniform(0, 2 * math.pi)
+    sun = {
+        "dir": [math.cos(elev) * math.cos(az), math.cos(elev) * math.sin(az), math.sin(elev)],
+        "energy": float(rng.uniform(2.0, 5.0)),
+        "angle": float(math.radians(rng.uniform(0.5, 15))),
+    }
+    if rng.random() < 0.4:
+        a = rng.uniform(0, 2 * math.pi)
+        sun["lamp"] = {
+            "loc": [40 * math.cos(a), 40 * math.sin(a), float(rng.uniform(30, 80))],
+            "energy": float(rng.uniform(2e4, 8e4)),
+            "size": float(rng.uniform(5, 30)),
+        }
+    return sun
+
+
+def _background(rng, camera: dict, reach: float, textures: Path, tag: str) -> dict:
+    """The table surface: one of vision/synth's six, drawn at about the photo's own scale
+    on a square that covers the view (tiled beyond it)."""
+    name = BACKGROUNDS[rng.integers(len(BACKGROUNDS))]
+    size_cm = max(6 * reach, 20.0)
+    px = int(np.clip(camera["f_px"] / camera["distance"] * size_cm, 256, 4096))
+    tex = table_texture(name, px, px, px / (10 * size_cm), rng)
+    path = textures / f"{tag}_table.png"
+    cv2.imwrite(str(path), tex.clip(0, 255).astype(np.uint8))
+    return {"name": name, "path": str(path), "size_cm": size_cm,
+            "plane_cm": max(size_cm, 4 * camera["distance"]),
+            "roughness": float(rng.uniform(0.5, 0.95))}

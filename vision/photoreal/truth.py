@@ -1,0 +1,79 @@
+"""The truth of a photoreal scene, from where Blender's physics left each die (pure: tested
+without Blender).
+
+A die counts as flat when its top face is within FLAT_TIP of level, as cocked from COCKED_TIP
+on (leaning on a die, a wall, or sitting on an edge), and is left out of the score in between
+(a die whose face is tipped 5-15° sits on something small: a player would call it either way,
+and the reader may too). A die whose top face leaves the frame, or whose top face is covered by
+a die nearer the camera, is left out as well: the score is about what a player can see.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from vision.synth.scene import TruthDie
+
+from .spec import FACES
+
+FLAT_TIP = 5.0  # degrees
+COCKED_TIP = 15.0
+MARGIN = 2.0  # px: a top face this close to the frame's edge is cut
+
+
+@dataclass(frozen=True)
+class Left:
+    """A die left out of the score, and why (readings near it are not counted either)."""
+
+    x: float
+    y: float
+    size: float
+    why: str
+
+
+def truth(spec: dict, poses: list[dict]) -> tuple[list[TruthDie], list[Left]]:
+    """The scored dice and the ones left out, in the order of the spec."""
+    kind = spec["kind"]
+    w, h = spec["frame"]
+    scored, left = [], []
+    for i, p in enumerate(poses):
+        x, y = p["centre"][:2]
+        size = _side(p["corners"])
+        why = _left_out(p, poses, i, w, h, size)
+        if why:
+            left.append(Left(x, y, size, why))
+            continue
+        cocked = p["tip"] >= COCKED_TIP
+        face = None if cocked else FACES[kind][p["top"]]
+        scored.append(TruthDie(face, x, y, size, None, cocked, tip=round(p["tip"], 1)))
+    return scored, left
+
+
+def _side(corners: list[list[float]]) -> float:
+    """The top face's side in the image: the mean of its four projected edges."""
+    edges = [
+        math.hypot(corners[k][0] - corners[k - 1][0], corners[k][1] - corners[k - 1][1])
+        for k in range(4)
+    ]
+    return sum(edges) / 4
+
+
+def _left_out(p: dict, poses: list[dict], i: int, w: int, h: int, size: float) -> str | None:
+    if p["centre"][2] <= 0 or any(
+        not (MARGIN <= c[0] <= w - MARGIN and MARGIN <= c[1] <= h - MARGIN) for c in p["corners"]
+    ):
+        return "out of frame"
+    if FLAT_TIP <= p["tip"] < COCKED_TIP:
+        return f"tipped {p['tip']:.0f}°"
+    x, y, depth = p["centre"]
+    for k, q in enumerate(poses):
+        if k != i and q["centre"][2] < depth - 0.5 and _covers(q, x, y, size):
+            return "under another die"
+    return None
+
+
+def _covers(q: dict, x: float, y: float, size: float) -> bool:
+    """Whether die q, nearer the camera, stands over the top face's centre (within half a side
+    of its own top face's centre)."""
+    return math.hypot(q["centre"][0] - x, q["centre"][1] - y) < 0.7 * size
