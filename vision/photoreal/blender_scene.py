@@ -16,7 +16,7 @@ import sys
 import bmesh
 import bpy
 from bpy_extras.object_utils import world_to_camera_view
-from mathutils import Euler, Matrix, Vector
+from mathutils import Euler, Quaternion, Vector
 
 # local axes of a die, in the order of the spec's six faces (tiles of the 3 x 2 atlas)
 AXES = ((0, 0, 1), (0, 0, -1), (1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0))
@@ -158,7 +158,8 @@ def _die(d, side: float, i: int):
     o = bpy.data.objects.new(f"die{i}", me)
     bpy.context.collection.objects.link(o)
     o.location = d["loc"]
-    o.rotation_euler = Euler(d["rot"], "XYZ")
+    o.rotation_mode = "QUATERNION"
+    o.rotation_quaternion = Quaternion(d["quat"])
     bevel = o.modifiers.new("bevel", "BEVEL")
     bevel.width = side * d["bevel"]
     bevel.segments = 4

@@ -21,6 +21,8 @@ from vision.synth.backgrounds import BACKGROUNDS, table_texture
 from vision.synth.conditions import DIE_NAMES, MARK_NAMES, readable
 from vision.synth.faces import face_texture
 
+from .poses import leaning_pair
+
 DIE_SIDE_CM = {"pips": 1.6, "strike": 1.6, "detrak": 1.8}
 # the six faces on the die's local +Z, -Z, +X, -X, +Y, -Y (opposite faces side by side)
 FACES = {
@@ -35,6 +37,7 @@ ROUGHNESS = {"glossy": (0.05, 0.2), "satin": (0.25, 0.5)}
 
 def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
     """The spec of scene `index` of `seed` (textures written under `textures`)."""
+    textures.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng([seed, index, 4099])
     frame = FRAMES[rng.integers(len(FRAMES))]
     side = DIE_SIDE_CM[kind]
@@ -112,26 +115,36 @@ def _die_colours(rng, scene_colours) -> tuple[str, str]:
 
 
 def _dice(kind, rng, side, reach, scene_colours, textures: Path, tag: str) -> list[dict]:
-    """Dice dropped from a little height at random turns: most apart, some onto a pile (where
-    they come to lean on each other: the cocked dice)."""
+    """Dice dropped from a little height at random turns, some onto another die (a pile), and
+    up to three set up to lean on a neighbour (vision/photoreal/poses.py: the cocked dice)."""
     room = int((2 * reach / (1.6 * side)) ** 2)
     n = int(min(rng.integers(4, 16), max(2, room)))
-    piles = int(rng.integers(0, 3)) if n >= 4 else 0
-    spots = _spots(rng, n - 2 * piles, reach, side)
-    for _ in range(piles):  # two more dice over a die already placed: they fall onto it
-        if spots:
-            x, y, _ = spots[rng.integers(len(spots))]
-            for k in range(2):
-                spots.append((x + rng.uniform(-0.5, 0.5) * side, y + rng.uniform(-0.5, 0.5) * side,
-                              (1.3 + 1.2 * k) * side))
+    pairs = min(int(rng.choice([0, 1, 1, 2, 3])), n // 3)
+    piles = int(rng.integers(0, 3)) if n - 2 * pairs >= 4 else 0
+    centres = _spots(rng, [2.3 * side] * pairs + [0.8 * side] * (n - 2 * pairs - piles), reach)
+    starts, leaners = [], 0
+    for x, y, r in centres:
+        if r > side:  # a pair's place
+            leaners += 1
+            tip = math.radians(rng.uniform(46, 49))
+            faces = rng.integers(6, size=2)
+            starts += leaning_pair(x, y, rng.uniform(0, 2 * math.pi), side, rng.uniform(0.77, 0.94), tip, faces)
+        else:
+            starts.append(([x, y, side * rng.uniform(1.1, 1.7)], _turn(rng)))
+    for _ in range(piles):  # a die dropped over one already placed: it falls onto it
+        if len(starts) == 2 * leaners:
+            break
+        x, y, _ = starts[2 * leaners + rng.integers(len(starts) - 2 * leaners)][0]
+        loc = [x + rng.uniform(-0.5, 0.5) * side, y + rng.uniform(-0.5, 0.5) * side, 2.3 * side]
+        starts.append((loc, _turn(rng)))
     out = []
-    for i, (x, y, z) in enumerate(spots):
+    for i, (loc, quat) in enumerate(starts):
         die, mark = _die_colours(rng, scene_colours)
         atlas, marks = _atlas(kind, die, mark, int(rng.integers(1 << 16)), textures, f"{tag}_{i}")
         glossy = rng.random() < 0.5
         out.append({
-            "loc": [x, y, z + 0.6 * side + rng.uniform(0, 0.6) * side],
-            "rot": list(rng.uniform(0, 2 * math.pi, 3)),
+            "loc": [float(v) for v in loc],
+            "quat": [float(v) for v in quat],
             "atlas": str(atlas),
             "marks": str(marks),
             "die": die,
@@ -144,15 +157,23 @@ def _dice(kind, rng, side, reach, scene_colours, textures: Path, tag: str) -> li
     return out
 
 
-def _spots(rng, n: int, reach: float, side: float) -> list[tuple[float, float, float]]:
-    """Up to n drop points at least 1.6 sides apart (fewer if the square is full)."""
+def _turn(rng) -> list[float]:
+    """A uniformly random orientation (a normalised 4-D Gaussian: uniform Euler angles are
+    not, and from a low drop the start decides the face)."""
+    q = rng.standard_normal(4)
+    return [float(v) for v in q / np.linalg.norm(q)]
+
+
+def _spots(rng, radii: list[float], reach: float) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of places of these radii, none overlapping (fewer if the square is
+    full)."""
     spots: list[tuple[float, float, float]] = []
-    for _ in range(n * 40):
-        if len(spots) == n:
-            break
-        x, y = rng.uniform(-reach, reach, 2)
-        if all(math.hypot(x - a, y - b) >= 1.6 * side for a, b, _ in spots):
-            spots.append((float(x), float(y), 0.0))
+    for r in radii:
+        for _ in range(60):
+            x, y = rng.uniform(-reach, reach, 2)
+            if all(math.hypot(x - a, y - b) >= r + q for a, b, q in spots):
+                spots.append((float(x), float(y), r))
+                break
     return spots
 
 
