@@ -65,7 +65,8 @@ def main() -> int:
     for path in sorted(f for d in args.dirs for f in d.glob("*_[0-9][0-9][0-9].json")):
         kind, scene, left = load(path)
         left_out += len(left)
-        readings = without_left_out(read(scene.image, kind, None, "none"), left)
+        arena = "auto" if scene.conditions.get("arena") else "none"
+        readings = without_left_out(read(scene.image, kind, None, arena), left)
         tally = tallies.setdefault(kind, Tally())
         if tally.scene(scene, readings) and args.failures:
             args.failures.mkdir(parents=True, exist_ok=True)

@@ -38,8 +38,8 @@ def main(spec_path: str, out_prefix: str) -> None:
     _render_settings(scene, spec)
     _world(spec["ambient"])
     _table(spec)
-    for wall in spec.get("walls", []):
-        _wall(wall)
+    if spec.get("arena"):
+        _arena(spec["arena"])
     dice = [_die(d, spec["die_side_cm"], i) for i, d in enumerate(spec["dice"])]
     _sun(spec["sun"])
     cam = _camera(scene, spec["camera"])
@@ -113,19 +113,74 @@ def _table(spec) -> None:
     plane.rigid_body.restitution = 0.1
 
 
-def _wall(wall) -> None:
-    """A block the dice may come to lean on (a tray's rim, a box's wall)."""
-    bpy.ops.mesh.primitive_cube_add(size=1, location=wall["loc"])
-    o = bpy.context.active_object
-    o.scale = wall["dims"]
-    o.rotation_euler = (0, 0, wall["angle"])
-    mat = bpy.data.materials.new("wall")
+def _ellipse(a: float, b: float, angle: float, z: float, n: int = 128):
+    c, s = math.cos(angle), math.sin(angle)
+    pts = []
+    for k in range(n):
+        t = 2 * math.pi * k / n
+        u, v = a * math.cos(t), b * math.sin(t)
+        pts.append(Vector((u * c - v * s, u * s + v * c, z)))
+    return pts
+
+
+def _arena(arena) -> None:
+    """The Strike box: a rim (a collider: dice lean on its wall) around a foam oval."""
+    (a, b), rim, h, ang = arena["axes_cm"], arena["rim_cm"], arena["height_cm"], arena["angle"]
+    bm = bmesh.new()
+    rings = [
+        [bm.verts.new(p) for p in _ellipse(a, b, ang, z)] for z in (0.0, h)
+    ] + [[bm.verts.new(p) for p in _ellipse(a + rim, b + rim, ang, z)] for z in (h, 0.0)]
+    n = len(rings[0])
+    for r in range(3):  # inner wall, top, outer wall
+        for k in range(n):
+            j = (k + 1) % n
+            bm.faces.new((rings[r][k], rings[r][j], rings[r + 1][j], rings[r + 1][k]))
+    bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
+    me = bpy.data.meshes.new("rim")
+    bm.to_mesh(me)
+    bm.free()
+    o = bpy.data.objects.new("rim", me)
+    bpy.context.collection.objects.link(o)
+    mat = bpy.data.materials.new("box")
     mat.use_nodes = True
-    mat.node_tree.nodes["Principled BSDF"].inputs["Base Color"].default_value = (*wall["colour"], 1)
-    o.data.materials.append(mat)
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    bsdf.inputs["Base Color"].default_value = (*arena["box"], 1)
+    bsdf.inputs["Roughness"].default_value = 0.35
+    me.materials.append(mat)
+    bpy.context.view_layer.objects.active = o
+    o.select_set(True)
     bpy.ops.rigidbody.object_add()
+    o.select_set(False)
     o.rigid_body.type = "PASSIVE"
-    o.rigid_body.friction = 0.6
+    o.rigid_body.collision_shape = "MESH"
+    o.rigid_body.friction = 0.5
+    _foam(arena, a, b, ang)
+
+
+def _foam(arena, a: float, b: float, ang: float) -> None:
+    """The oval's foam mat, painted just over the table (no collider: the dice rest on the
+    table, 0.01 cm under its surface)."""
+    bm = bmesh.new()
+    uv = bm.loops.layers.uv.new("UVMap")
+    face = bm.faces.new([bm.verts.new(p) for p in _ellipse(a, b, ang, 0.01)])
+    c, s = math.cos(ang), math.sin(ang)
+    for loop in face.loops:
+        x, y = loop.vert.co.x, loop.vert.co.y
+        loop[uv].uv = ((x * c + y * s) / (2 * a) + 0.5, (-x * s + y * c) / (2 * a) + 0.5)
+    me = bpy.data.meshes.new("foam")
+    bm.to_mesh(me)
+    bm.free()
+    o = bpy.data.objects.new("foam", me)
+    bpy.context.collection.objects.link(o)
+    mat = bpy.data.materials.new("foam")
+    mat.use_nodes = True
+    tex = mat.node_tree.nodes.new("ShaderNodeTexImage")
+    tex.image = bpy.data.images.load(arena["foam"])
+    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    mat.node_tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+    bsdf.inputs["Roughness"].default_value = 0.9
+    bsdf.inputs["Specular"].default_value = 0.1
+    me.materials.append(mat)
 
 
 def _die_mesh(side: float):

@@ -52,7 +52,8 @@ def render_one(kind: str, seed: int, index: int, out: Path, blender: str = "blen
         "kind": kind,
         "dice": [d.to_json() | {"tip": d.tip} for d in scored],
         "left": [vars(d) for d in left],
-        "conditions": spec["conditions"] | {"background": spec["background"]["name"]},
+        "conditions": spec["conditions"]
+        | {"background": spec["background"]["name"], "arena": spec["arena"] is not None},
     }
     name.with_suffix(".json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     return name.with_suffix(".json")

@@ -21,6 +21,7 @@ from vision.synth.backgrounds import BACKGROUNDS, table_texture
 from vision.synth.conditions import DIE_NAMES, MARK_NAMES, readable
 from vision.synth.faces import face_texture
 
+from .arena import AXES_CM, RIM_CM, draw_arena, level, wall_leaner
 from .poses import leaning_pair
 
 DIE_SIDE_CM = {"pips": 1.6, "strike": 1.6, "detrak": 1.8}
@@ -41,11 +42,17 @@ def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
     rng = np.random.default_rng([seed, index, 4099])
     frame = FRAMES[rng.integers(len(FRAMES))]
     side = DIE_SIDE_CM[kind]
-    die_px = math.exp(rng.uniform(math.log(18), math.log(min(150, min(frame) / 6))))
+    arena = draw_arena(rng, textures, f"{seed}_{index}") if kind == "strike" and rng.random() < 0.75 else None
+    biggest = min(150, min(frame) / 6)
+    if arena:  # the whole oval and its rim in the frame
+        biggest = min(biggest, 0.9 * min(frame) * side / (2 * (AXES_CM[0] + RIM_CM)))
+    die_px = math.exp(rng.uniform(math.log(18), math.log(biggest)))
     camera = _camera(rng, frame, side, die_px)
     reach = _reach(camera, frame, side)
     scene_colours = _colour_choice(rng)
-    dice = _dice(kind, rng, side, reach, scene_colours, textures, f"{seed}_{index}")
+    view = max(frame) / 2 / camera["f_px"] * camera["distance"]
+    starts = _starts(rng, side, reach, arena, view)
+    dice = _dice(kind, rng, starts, scene_colours, textures, f"{seed}_{index}")
     return {
         "kind": kind,
         "seed": int(rng.integers(1 << 30)),
@@ -54,6 +61,7 @@ def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
         "frames": 140,
         "die_side_cm": side,
         "dice": dice,
+        "arena": arena,
         "camera": camera,
         "sun": _light(rng),
         "ambient": {"colour": list(rng.uniform(0.6, 1.0, 3)), "strength": rng.uniform(0.2, 0.6)},
@@ -114,29 +122,45 @@ def _die_colours(rng, scene_colours) -> tuple[str, str]:
     return die, mark
 
 
-def _dice(kind, rng, side, reach, scene_colours, textures: Path, tag: str) -> list[dict]:
-    """Dice dropped from a little height at random turns, some onto another die (a pile), and
-    up to three set up to lean on a neighbour (vision/photoreal/poses.py: the cocked dice)."""
+def _starts(rng, side: float, reach: float, arena: dict | None, view: float) -> list:
+    """Where the dice start (location, quaternion): dropped from a little height at random
+    turns, some onto another die (a pile), up to three set up to lean on a neighbour
+    (vision/photoreal/poses.py: the cocked dice) and, in the Strike box, up to two on its wall;
+    a few thrown out of the box."""
     room = int((2 * reach / (1.6 * side)) ** 2)
     n = int(min(rng.integers(4, 16), max(2, room)))
     pairs = min(int(rng.choice([0, 1, 1, 2, 3])), n // 3)
     piles = int(rng.integers(0, 3)) if n - 2 * pairs >= 4 else 0
-    centres = _spots(rng, [2.3 * side] * pairs + [0.8 * side] * (n - 2 * pairs - piles), reach)
+    walls = int(rng.integers(0, 3)) if arena else 0
+    out = int(round(n * rng.uniform(0.05, 0.3))) if arena else 0
+    radii = [2.3 * side] * pairs + [0.8 * side] * (n - 2 * pairs - piles - walls - out)
+    where = (lambda x, y: level(arena, x, y, grow=-2.3 * side) < 1) if arena else None
+    places = _spots(rng, radii, reach, where)
+    if arena:
+        outside = lambda x, y: level(arena, x, y, grow=RIM_CM + side) > 1
+        places += _spots(rng, [0.8 * side] * out, view, outside, places)
     starts, leaners = [], 0
-    for x, y, r in centres:
+    for x, y, r in places:
         if r > side:  # a pair's place
             leaners += 1
             tip = math.radians(rng.uniform(46, 49))
             faces = rng.integers(6, size=2)
-            starts += leaning_pair(x, y, rng.uniform(0, 2 * math.pi), side, rng.uniform(0.77, 0.94), tip, faces)
+            phi, gap = rng.uniform(0, 2 * math.pi), rng.uniform(0.77, 0.94)
+            starts += leaning_pair(x, y, phi, side, gap, tip, faces)
         else:
             starts.append(([x, y, side * rng.uniform(1.1, 1.7)], _turn(rng)))
+    starts += [wall_leaner(rng, arena, side) for _ in range(walls)]
     for _ in range(piles):  # a die dropped over one already placed: it falls onto it
         if len(starts) == 2 * leaners:
             break
         x, y, _ = starts[2 * leaners + rng.integers(len(starts) - 2 * leaners)][0]
         loc = [x + rng.uniform(-0.5, 0.5) * side, y + rng.uniform(-0.5, 0.5) * side, 2.3 * side]
         starts.append((loc, _turn(rng)))
+    return starts
+
+
+def _dice(kind, rng, starts, scene_colours, textures: Path, tag: str) -> list[dict]:
+    """Each die's start, colours (its atlas) and finish."""
     out = []
     for i, (loc, quat) in enumerate(starts):
         die, mark = _die_colours(rng, scene_colours)
@@ -164,17 +188,19 @@ def _turn(rng) -> list[float]:
     return [float(v) for v in q / np.linalg.norm(q)]
 
 
-def _spots(rng, radii: list[float], reach: float) -> list[tuple[float, float, float]]:
-    """(x, y, radius) of places of these radii, none overlapping (fewer if the square is
-    full)."""
-    spots: list[tuple[float, float, float]] = []
+def _spots(rng, radii, reach: float, where=None, taken=()) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of places of these radii in the square of half-side `reach` (and where
+    `where` says), none overlapping each other or `taken` (fewer if there is no room)."""
+    spots: list[tuple[float, float, float]] = list(taken)
     for r in radii:
         for _ in range(60):
             x, y = rng.uniform(-reach, reach, 2)
-            if all(math.hypot(x - a, y - b) >= r + q for a, b, q in spots):
+            if (where is None or where(x, y)) and all(
+                math.hypot(x - a, y - b) >= r + q for a, b, q in spots
+            ):
                 spots.append((float(x), float(y), r))
                 break
-    return spots
+    return spots[len(taken):]
 
 
 def _atlas(kind, die, mark, texture_seed, textures: Path, tag: str) -> tuple[Path, Path]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from vision.synth.scene import TruthDie
 
+from .arena import inside
 from .spec import FACES
 
 FLAT_TIP = 5.0  # degrees
@@ -46,7 +47,9 @@ def truth(spec: dict, poses: list[dict]) -> tuple[list[TruthDie], list[Left]]:
             continue
         cocked = p["tip"] >= COCKED_TIP
         face = None if cocked else FACES[kind][p["top"]]
-        scored.append(TruthDie(face, x, y, size, None, cocked, tip=round(p["tip"], 1)))
+        arena = spec.get("arena")
+        in_arena = inside(arena, *p["location"][:2]) if arena else None
+        scored.append(TruthDie(face, x, y, size, in_arena, cocked, tip=round(p["tip"], 1)))
     return scored, left
 
 
