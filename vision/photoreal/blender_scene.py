@@ -58,12 +58,12 @@ def _render_settings(scene, spec) -> None:
     scene.cycles.use_adaptive_sampling = True
     scene.cycles.adaptive_threshold = 0.03
     scene.cycles.use_denoising = False
-    scene.cycles.max_bounces = 6
+    scene.cycles.max_bounces = 4
     scene.cycles.transmission_bounces = 6
     scene.cycles.seed = spec["seed"] % (1 << 30)
     w, h = spec["frame"]
     scene.render.resolution_x, scene.render.resolution_y = w, h
-    scene.render.resolution_percentage = 100
+    scene.render.resolution_percentage = spec.get("render_percent", 100)
     scene.render.image_settings.file_format = "PNG"
     scene.render.image_settings.color_mode = "RGB"
     scene.render.threads_mode = "FIXED"

@@ -44,6 +44,8 @@ def render_one(kind: str, seed: int, index: int, out: Path, blender: str = "blen
         if done.returncode or not (tmp / "scene.poses.json").exists():
             raise RuntimeError(f"blender failed on {name.name}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
         image = cv2.imread(str(tmp / "scene.png"))
+        if image.shape[1] != spec["frame"][0]:  # rendered smaller (spec.py): enlarged
+            image = cv2.resize(image, tuple(spec["frame"]), interpolation=cv2.INTER_CUBIC)
         cv2.imwrite(str(name.with_suffix(".jpg")), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         poses = json.loads((tmp / "scene.poses.json").read_text(encoding="utf-8"))["dice"]
     scored, left = truth(spec, poses)
