@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import Tally  # noqa: E402
+
 from vision import draw_overlay, read  # noqa: E402
 from vision.readings import Readings  # noqa: E402
 from vision.synth.scene import TruthDie  # noqa: E402
@@ -70,8 +71,10 @@ def main() -> int:
         tally = tallies.setdefault(kind, Tally())
         if tally.scene(scene, readings) and args.failures:
             args.failures.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(args.failures / path.with_suffix(".png").name),
-                        draw_overlay(scene.image, readings))
+            cv2.imwrite(
+                str(args.failures / path.with_suffix(".png").name),
+                draw_overlay(scene.image, readings),
+            )
     for kind, tally in tallies.items():
         tally.report(kind)
     print(f"dice left out of the score (cut by the frame, tipped 5-15°, covered): {left_out}")

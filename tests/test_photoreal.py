@@ -1,23 +1,35 @@
 """The photoreal set's truth and spec (vision/photoreal), without Blender: poses as Blender's
 script writes them, and the spec it is given."""
 
+import itertools
 import json
 import math
+import sys
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from vision.photoreal.arena import RIM_CM, level
+from vision.photoreal.poses import LIFT, leaning_pair, turn
 from vision.photoreal.spec import DIE_SIDE_CM, FACES, draw_spec
 from vision.photoreal.truth import COCKED_TIP, FLAT_TIP, truth
 from vision.synth.conditions import readable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 SPEC = {"kind": "pips", "frame": [640, 480]}
 
 
 def pose(x, y, top=0, tip=0.0, side=40.0, depth=50.0):
     h = side / 2
-    corners = [[x - h, y - h, depth], [x + h, y - h, depth], [x + h, y + h, depth], [x - h, y + h, depth]]
+    corners = [
+        [x - h, y - h, depth],
+        [x + h, y - h, depth],
+        [x + h, y + h, depth],
+        [x - h, y + h, depth],
+    ]
     return {"top": top, "tip": tip, "centre": [x, y, depth], "corners": corners}
 
 
@@ -53,7 +65,10 @@ def test_a_die_under_a_nearer_die_is_left_out_but_not_its_neighbour():
 def test_spec_is_drawn_from_its_seed_and_keeps_to_the_issue(tmp_path):
     a = draw_spec("detrak", 3, 5, tmp_path / "a")
     b = draw_spec("detrak", 3, 5, tmp_path / "b")
-    strip = lambda s: json.dumps(s).replace(str(tmp_path / "a"), "").replace(str(tmp_path / "b"), "")
+
+    def strip(s):
+        return json.dumps(s).replace(str(tmp_path / "a"), "").replace(str(tmp_path / "b"), "")
+
     assert strip(a) == strip(b)
     c = a["conditions"]
     assert 18 <= c["die_size"] <= 150 and 0 <= c["tilt"] <= 35
@@ -63,3 +78,53 @@ def test_spec_is_drawn_from_its_seed_and_keeps_to_the_issue(tmp_path):
         atlas = cv2.imread(d["atlas"])
         assert atlas.shape == (512, 768, 3)
     assert a["die_side_cm"] == DIE_SIDE_CM["detrak"]
+
+
+def _corners(loc, quat, side):
+    return [
+        np.asarray(loc) + turn(quat, np.array(c) * side / 2)
+        for c in itertools.product((-1, 1), repeat=3)
+    ]
+
+
+@pytest.mark.parametrize("phi", [0.0, 1.0, 2.5, 4.0])
+def test_a_leaning_pair_starts_apart_and_tips_toward_the_flat_die(phi):
+    side, tip = 1.6, math.radians(48)
+    (a_loc, a_q), (b_loc, b_q) = leaning_pair(0.0, 0.0, phi, side, 0.85, tip, (2, 4))
+    out = np.array([math.cos(phi), math.sin(phi), 0.0])
+    a_corners, b_corners = _corners(a_loc, a_q, side), _corners(b_loc, b_q, side)
+    assert min(c[2] for c in a_corners) == pytest.approx(LIFT)
+    assert min(c[2] for c in b_corners) == pytest.approx(LIFT)
+    # nothing overlaps: B's nearest point is beyond A's face
+    assert min(c @ out for c in b_corners) > max(c @ out for c in a_corners)
+    # B stands on its edge farthest from A, its centre of mass nearer A: it falls toward A
+    pivot = min(b_corners, key=lambda c: c[2])
+    assert np.asarray(b_loc) @ out < pivot @ out
+
+
+def test_the_strike_box_holds_most_dice_and_throws_some_out(tmp_path):
+    seen_in = seen_out = 0
+    for index in range(12):
+        spec = draw_spec("strike", 7, index, tmp_path)
+        if not spec["arena"]:
+            continue
+        for d in spec["dice"]:
+            x, y = d["loc"][:2]
+            seen_in += level(spec["arena"], x, y) < 1
+            seen_out += level(spec["arena"], x, y, grow=RIM_CM) > 1
+        assert all(
+            level(spec["arena"], *d["loc"][:2]) < 1
+            or level(spec["arena"], *d["loc"][:2], grow=RIM_CM) > 1
+            for d in spec["dice"]
+        ), "no die starts on the rim"
+    assert seen_in > 2 * seen_out > 0
+
+
+def test_readings_on_dice_left_out_are_not_scored():
+    from bench_photoreal import without_left_out
+
+    from vision.readings import Die, Readings
+
+    r = Readings("pips", (Die(3, 100, 100, 40), Die(5, 300, 100, 40)))
+    kept = without_left_out(r, [{"x": 110, "y": 95, "size": 40, "why": "out of frame"}])
+    assert [d.face for d in kept.dice] == [5]

@@ -32,7 +32,8 @@ FACE_UV_AXES = (
 
 
 def main(spec_path: str, out_prefix: str) -> None:
-    spec = json.loads(open(spec_path, encoding="utf-8").read())
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
     _render_settings(scene, spec)
@@ -127,9 +128,9 @@ def _arena(arena) -> None:
     """The Strike box: a rim (a collider: dice lean on its wall) around a foam oval."""
     (a, b), rim, h, ang = arena["axes_cm"], arena["rim_cm"], arena["height_cm"], arena["angle"]
     bm = bmesh.new()
-    rings = [
-        [bm.verts.new(p) for p in _ellipse(a, b, ang, z)] for z in (0.0, h)
-    ] + [[bm.verts.new(p) for p in _ellipse(a + rim, b + rim, ang, z)] for z in (h, 0.0)]
+    rings = [[bm.verts.new(p) for p in _ellipse(a, b, ang, z)] for z in (0.0, h)] + [
+        [bm.verts.new(p) for p in _ellipse(a + rim, b + rim, ang, z)] for z in (h, 0.0)
+    ]
     n = len(rings[0])
     for r in range(3):  # inner wall, top, outer wall
         for k in range(n):
@@ -190,7 +191,7 @@ def _die_mesh(side: float):
     bm = bmesh.new()
     uv = bm.loops.layers.uv.new("UVMap")
     h = side / 2
-    for i, (n, (u, v)) in enumerate(zip(AXES, FACE_UV_AXES)):
+    for i, (n, (u, v)) in enumerate(zip(AXES, FACE_UV_AXES, strict=True)):
         n, u, v = Vector(n), Vector(u), Vector(v)
         corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
         verts = [bm.verts.new(n * h + u * (a * h) + v * (b * h)) for a, b in corners]
@@ -320,7 +321,9 @@ def _pose(scene, cam, o, side: float) -> dict:
     u = rot @ Vector(FACE_UV_AXES[top][0])
     v = rot @ Vector(FACE_UV_AXES[top][1])
     centre = m.translation + n * (side / 2)
-    corners = [centre + (u * a + v * b) * (side / 2) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    corners = [
+        centre + (u * a + v * b) * (side / 2) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
     w, h = scene.render.resolution_x, scene.render.resolution_y
 
     def px(p):

@@ -38,11 +38,21 @@ def render_one(kind: str, seed: int, index: int, out: Path, blender: str = "blen
         spec = draw_spec(kind, seed, index, tmp)
         spec_path = tmp / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
-        cmd = [blender, "-b", "--factory-startup", "-P", str(SCRIPT), "--", str(spec_path),
-               str(tmp / "scene")]
+        cmd = [
+            blender,
+            "-b",
+            "--factory-startup",
+            "-P",
+            str(SCRIPT),
+            "--",
+            str(spec_path),
+            str(tmp / "scene"),
+        ]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode or not (tmp / "scene.poses.json").exists():
-            raise RuntimeError(f"blender failed on {name.name}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+            raise RuntimeError(
+                f"blender failed on {name.name}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+            )
         image = cv2.imread(str(tmp / "scene.png"))
         if image.shape[1] != spec["frame"][0]:  # rendered smaller (spec.py): enlarged
             image = cv2.resize(image, tuple(spec["frame"]), interpolation=cv2.INTER_CUBIC)

@@ -42,7 +42,11 @@ def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
     rng = np.random.default_rng([seed, index, 4099])
     frame = FRAMES[rng.integers(len(FRAMES))]
     side = DIE_SIDE_CM[kind]
-    arena = draw_arena(rng, textures, f"{seed}_{index}") if kind == "strike" and rng.random() < 0.75 else None
+    arena = (
+        draw_arena(rng, textures, f"{seed}_{index}")
+        if kind == "strike" and rng.random() < 0.75
+        else None
+    )
     biggest = min(150, min(frame) / 6)
     if arena:  # the whole oval and its rim in the frame
         biggest = min(biggest, 0.9 * min(frame) * side / (2 * (AXES_CM[0] + RIM_CM)))
@@ -60,7 +64,11 @@ def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
         "samples": 16,
         # frames over 1.3 Mpx are rendered at a half or a third of their side and enlarged (as
         # vision/synth does over 2.1 Mpx): a 12 Mpx path-traced frame takes minutes here
-        "render_percent": 100 if frame[0] * frame[1] <= 1_300_000 else 50 if frame[0] < 3000 else 34,
+        "render_percent": 100
+        if frame[0] * frame[1] <= 1_300_000
+        else 50
+        if frame[0] < 3000
+        else 34,
         "frames": 140,
         "die_side_cm": side,
         "dice": dice,
@@ -140,7 +148,10 @@ def _starts(rng, side: float, reach: float, arena: dict | None, view: float) -> 
     where = (lambda x, y: level(arena, x, y, grow=-2.3 * side) < 1) if arena else None
     places = _spots(rng, radii, reach, where)
     if arena:
-        outside = lambda x, y: level(arena, x, y, grow=RIM_CM + side) > 1
+
+        def outside(x, y):
+            return level(arena, x, y, grow=RIM_CM + side) > 1
+
         places += _spots(rng, [0.8 * side] * out, view, outside, places)
     starts, leaners = [], 0
     for x, y, r in places:
@@ -169,18 +180,20 @@ def _dice(kind, rng, starts, scene_colours, textures: Path, tag: str) -> list[di
         die, mark = _die_colours(rng, scene_colours)
         atlas, marks = _atlas(kind, die, mark, int(rng.integers(1 << 16)), textures, f"{tag}_{i}")
         glossy = rng.random() < 0.5
-        out.append({
-            "loc": [float(v) for v in loc],
-            "quat": [float(v) for v in quat],
-            "atlas": str(atlas),
-            "marks": str(marks),
-            "die": die,
-            "mark": mark,
-            "bevel": float(rng.uniform(0.08, 0.16)),
-            "engraving": float(rng.uniform(0.2, 0.8)),
-            "roughness": float(rng.uniform(*ROUGHNESS["glossy" if glossy else "satin"])),
-            "translucent": 0.6 if die == "translucent" else 0.0,
-        })
+        out.append(
+            {
+                "loc": [float(v) for v in loc],
+                "quat": [float(v) for v in quat],
+                "atlas": str(atlas),
+                "marks": str(marks),
+                "die": die,
+                "mark": mark,
+                "bevel": float(rng.uniform(0.08, 0.16)),
+                "engraving": float(rng.uniform(0.2, 0.8)),
+                "roughness": float(rng.uniform(*ROUGHNESS["glossy" if glossy else "satin"])),
+                "translucent": 0.6 if die == "translucent" else 0.0,
+            }
+        )
     return out
 
 
@@ -203,7 +216,7 @@ def _spots(rng, radii, reach: float, where=None, taken=()) -> list[tuple[float, 
             ):
                 spots.append((float(x), float(y), r))
                 break
-    return spots[len(taken):]
+    return spots[len(taken) :]
 
 
 def _atlas(kind, die, mark, texture_seed, textures: Path, tag: str) -> tuple[Path, Path]:
@@ -250,6 +263,10 @@ def _background(rng, camera: dict, reach: float, textures: Path, tag: str) -> di
     tex = table_texture(name, px, px, px / (10 * size_cm), rng)
     path = textures / f"{tag}_table.png"
     cv2.imwrite(str(path), tex.clip(0, 255).astype(np.uint8))
-    return {"name": name, "path": str(path), "size_cm": size_cm,
-            "plane_cm": max(size_cm, 4 * camera["distance"]),
-            "roughness": float(rng.uniform(0.5, 0.95))}
+    return {
+        "name": name,
+        "path": str(path),
+        "size_cm": size_cm,
+        "plane_cm": max(size_cm, 4 * camera["distance"]),
+        "roughness": float(rng.uniform(0.5, 0.95)),
+    }
