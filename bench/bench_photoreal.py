@@ -38,7 +38,9 @@ def load(path: Path):
     if image is None:
         raise ValueError(f"{path}: cannot read its image {record['image']}")
     dice = [
-        TruthDie(d["face"], d["x"], d["y"], d["size"], None, d["cocked"], tip=d.get("tip", 0.0))
+        TruthDie(
+            d["face"], d["x"], d["y"], d["size"], d["in_arena"], d["cocked"], tip=d.get("tip", 0.0)
+        )
         for d in record["dice"]
     ]
     scene = SimpleNamespace(image=image, dice=dice, conditions=record["conditions"])

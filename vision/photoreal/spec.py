@@ -236,19 +236,24 @@ def _atlas(kind, die, mark, texture_seed, textures: Path, tag: str) -> tuple[Pat
 
 def _light(rng) -> dict:
     """The sun (hard shadows when its disc is small) at 20-90° over the table, and sometimes a
-    lamp close by (soft light, a second highlight on glossy dice)."""
+    lamp close by (soft light, a second highlight on glossy dice). Blender's sun strength is
+    the irradiance, and the render's "Standard" view maps a white surface under a strength of
+    1 to about white: strengths of 0.5-1.5 and a lamp adding 0.2-0.8 at the table keep the
+    dice's colours (4.5, tried first, washed every die out to white)."""
     elev = math.radians(rng.uniform(20, 90))
     az = rng.uniform(0, 2 * math.pi)
     sun = {
         "dir": [math.cos(elev) * math.cos(az), math.cos(elev) * math.sin(az), math.sin(elev)],
-        "energy": float(rng.uniform(2.0, 5.0)),
+        "energy": float(rng.uniform(0.5, 1.5)),
         "angle": float(math.radians(rng.uniform(0.5, 15))),
     }
     if rng.random() < 0.4:
         a = rng.uniform(0, 2 * math.pi)
+        loc = [40 * math.cos(a), 40 * math.sin(a), float(rng.uniform(30, 80))]
+        r2 = sum(v * v for v in loc)
         sun["lamp"] = {
-            "loc": [40 * math.cos(a), 40 * math.sin(a), float(rng.uniform(30, 80))],
-            "energy": float(rng.uniform(2e4, 8e4)),
+            "loc": loc,
+            "energy": float(rng.uniform(0.2, 0.8) * math.pi * r2),
             "size": float(rng.uniform(5, 30)),
         }
     return sun
