@@ -48,8 +48,38 @@ def main(spec_path: str, out_prefix: str) -> None:
     scene.render.filepath = out_prefix + ".png"
     bpy.ops.render.render(write_still=True)
     poses = [_pose(scene, cam, o, spec["die_side_cm"]) for o in dice]
+    region = None
+    if scene.render.resolution_percentage < 100:
+        region = _dice_region(scene, cam, dice)
+        scene.render.filepath = out_prefix + ".region.png"
+        bpy.ops.render.render(write_still=True)
     with open(out_prefix + ".poses.json", "w", encoding="utf-8") as f:
-        json.dump({"dice": poses}, f)
+        json.dump({"dice": poses, "region": region}, f)
+
+
+def _dice_region(scene, cam, dice) -> list[int]:
+    """Set the render to the dice's region of the frame (every die's corners, and a margin
+    of a die's size) at full size; returns it in pixels (x0, y0, x1, y1, y down). A frame
+    rendered small and enlarged would show a 20 px die as the blur of a 7 px one: a 12 Mpx
+    photo's die has its own pixels."""
+    w, h = scene.render.resolution_x, scene.render.resolution_y
+    pts = [
+        world_to_camera_view(scene, cam, o.matrix_world @ Vector(c))
+        for o in dice
+        for c in o.bound_box
+    ]
+    pts = [p for p in pts if p.z > 0]
+    xs = [p.x * w for p in pts]
+    ys = [(1 - p.y) * h for p in pts]
+    pad = max(max(xs) - min(xs), max(ys) - min(ys)) / 40 + 16
+    x0, x1 = max(0, int(min(xs) - pad)), min(w, int(max(xs) + pad) + 1)
+    y0, y1 = max(0, int(min(ys) - pad)), min(h, int(max(ys) + pad) + 1)
+    r = scene.render
+    r.resolution_percentage = 100
+    r.use_border, r.use_crop_to_border = True, True
+    r.border_min_x, r.border_max_x = x0 / w, x1 / w
+    r.border_min_y, r.border_max_y = 1 - y1 / h, 1 - y0 / h
+    return [x0, y0, x1, y1]
 
 
 def _render_settings(scene, spec) -> None:
@@ -336,7 +366,27 @@ def _pose(scene, cam, o, side: float) -> dict:
         "centre": px(centre),
         "corners": [px(p) for p in corners],
         "location": list(m.translation),
+        "visible": _visible(scene, cam, o, centre, u, v, side),
     }
+
+
+def _visible(scene, cam, o, centre, u, v, side: float) -> float:
+    """The share of the top face the camera sees: rays from the camera to a 5 x 5 grid on its
+    flat part, and how many reach this die first (a die leaning on it, or a nearer die in an
+    oblique photo, hides part of it)."""
+    graph = bpy.context.evaluated_depsgraph_get()
+    eye = cam.matrix_world.translation
+    seen = 0
+    steps = (-0.3, -0.15, 0.0, 0.15, 0.3)
+    for a in steps:
+        for b in steps:
+            p = centre + (u * a + v * b) * side
+            ray = p - eye
+            hit, _, _, _, obj, _ = scene.ray_cast(
+                graph, eye, ray.normalized(), distance=ray.length + 0.05
+            )
+            seen += bool(hit and obj is not None and obj.name == o.name)
+    return seen / len(steps) ** 2
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from .spec import draw_spec
 from .truth import truth
@@ -53,11 +54,10 @@ def render_one(kind: str, seed: int, index: int, out: Path, blender: str = "blen
             raise RuntimeError(
                 f"blender failed on {name.name}:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
             )
-        image = cv2.imread(str(tmp / "scene.png"))
-        if image.shape[1] != spec["frame"][0]:  # rendered smaller (spec.py): enlarged
-            image = cv2.resize(image, tuple(spec["frame"]), interpolation=cv2.INTER_CUBIC)
+        rendered = json.loads((tmp / "scene.poses.json").read_text(encoding="utf-8"))
+        image = _frame(tmp, spec["frame"], rendered.get("region"))
         cv2.imwrite(str(name.with_suffix(".jpg")), image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-        poses = json.loads((tmp / "scene.poses.json").read_text(encoding="utf-8"))["dice"]
+        poses = rendered["dice"]
     scored, left = truth(spec, poses)
     record = {
         "image": name.with_suffix(".jpg").name,
@@ -69,6 +69,19 @@ def render_one(kind: str, seed: int, index: int, out: Path, blender: str = "blen
     }
     name.with_suffix(".json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     return name.with_suffix(".json")
+
+
+def _frame(tmp: Path, size, region) -> np.ndarray:
+    """The rendered frame at its full size: a frame rendered small is enlarged, and the dice's
+    region, rendered again at full size, pasted in."""
+    image = cv2.imread(str(tmp / "scene.png"))
+    if image.shape[1] != size[0]:
+        image = cv2.resize(image, tuple(size), interpolation=cv2.INTER_CUBIC)
+    if region:
+        x0, y0, x1, y1 = region
+        part = cv2.imread(str(tmp / "scene.region.png"))
+        image[y0 : y0 + part.shape[0], x0 : x0 + part.shape[1]] = part[: y1 - y0, : x1 - x0]
+    return image
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -62,13 +62,9 @@ def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
         "seed": int(rng.integers(1 << 30)),
         "frame": list(frame),
         "samples": 16,
-        # frames over 1.3 Mpx are rendered at a half or a third of their side and enlarged (as
-        # vision/synth does over 2.1 Mpx): a 12 Mpx path-traced frame takes minutes here
-        "render_percent": 100
-        if frame[0] * frame[1] <= 1_300_000
-        else 50
-        if frame[0] < 3000
-        else 34,
+        # a 4032 x 3024 frame is rendered at a third of its side and enlarged, and the dice's
+        # region again at full size (blender_scene.py): 12 Mpx path-traced take minutes here
+        "render_percent": 100 if frame[0] * frame[1] <= 2_100_000 else 34,
         "frames": 140,
         "die_side_cm": side,
         "dice": dice,

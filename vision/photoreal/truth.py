@@ -5,7 +5,8 @@ A die counts as flat when its top face is within FLAT_TIP of level, as cocked fr
 on (leaning on a die, a wall, or sitting on an edge), and is left out of the score in between
 (a die whose face is tipped 5-15° sits on something small: a player would call it either way,
 and the reader may too). A die whose top face leaves the frame, or whose top face is covered by
-a die nearer the camera, is left out as well: the score is about what a player can see.
+a die nearer the camera (under MIN_VISIBLE of it seen: Blender casts rays to it), is left out
+as well: the score is about what a player can see.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .spec import FACES
 FLAT_TIP = 5.0  # degrees
 COCKED_TIP = 15.0
 MARGIN = 2.0  # px: a top face this close to the frame's edge is cut
+MIN_VISIBLE = 0.75  # share of the top face the camera must see (blender_scene.py's rays)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ def truth(spec: dict, poses: list[dict]) -> tuple[list[TruthDie], list[Left]]:
         face = None if cocked else FACES[kind][p["top"]]
         arena = spec.get("arena")
         in_arena = inside(arena, *p["location"][:2]) if arena else None
-        scored.append(TruthDie(face, x, y, size, in_arena, cocked, tip=round(p["tip"], 1)))
+        seen = p.get("visible", 1.0)
+        scored.append(TruthDie(face, x, y, size, in_arena, cocked, seen, round(p["tip"], 1)))
     return scored, left
 
 
@@ -69,6 +72,8 @@ def _left_out(p: dict, poses: list[dict], i: int, w: int, h: int, size: float) -
         return "out of frame"
     if FLAT_TIP <= p["tip"] < COCKED_TIP:
         return f"tipped {p['tip']:.0f}°"
+    if p.get("visible", 1.0) < MIN_VISIBLE:
+        return f"top face {p['visible']:.0%} seen"
     x, y, depth = p["centre"]
     for k, q in enumerate(poses):
         if k != i and q["centre"][2] < depth - 0.5 and _covers(q, x, y, size):
