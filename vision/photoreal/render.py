@@ -80,7 +80,9 @@ def _frame(tmp: Path, size, region) -> np.ndarray:
     if region:
         x0, y0, x1, y1 = region
         part = cv2.imread(str(tmp / "scene.region.png"))
-        image[y0 : y0 + part.shape[0], x0 : x0 + part.shape[1]] = part[: y1 - y0, : x1 - x0]
+        # (Blender may round the border to a pixel more or less than asked)
+        rows, cols = min(part.shape[0], y1 - y0), min(part.shape[1], x1 - x0)
+        image[y0 : y0 + rows, x0 : x0 + cols] = part[:rows, :cols]
     return image
 
 
