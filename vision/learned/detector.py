@@ -34,6 +34,7 @@ WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
 BIG_PX = 45.0  # dice seen up to this big are still well seen (the network was taught to 60)
 SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 150 px)
+LARGEST = 200.0  # ...and more than the largest, with the detector's error on a die's size
 SPECKS = 0.25  # a look shrinking the frame more than this makes 18 px dice specks of < 5 px
 FEW = 2  # sure finds so few that they may be a heap of tiny dice seen as one or two
 REFINE = 3  # looks at most after the first two
@@ -171,7 +172,10 @@ class _Look:
 
 
 def _look_at(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> _Look:
-    found = look(frame, scale, base)
+    """One look, without the finds too big to be a die (LARGEST: a far look at a 4032 px
+    photo saw the Strike box, holding three 20 px dice, as one 257 px die, and looked no
+    closer: session 12's Blender scenes)."""
+    found = [f for f in look(frame, scale, base) if f.size <= LARGEST]
     sure = [f.size for f in found if f.score >= SURE]
     px = float(np.median(sure)) * scale if sure else None
     return _Look(scale, found, px, len(sure))
