@@ -128,3 +128,10 @@ def test_readings_on_dice_left_out_are_not_scored():
     r = Readings("pips", (Die(3, 100, 100, 40), Die(5, 300, 100, 40)))
     kept = without_left_out(r, [{"x": 110, "y": 95, "size": 40, "why": "out of frame"}])
     assert [d.face for d in kept.dice] == [5]
+
+
+def test_each_kind_gets_its_own_scenes(tmp_path):
+    """Scene i of pips and of Détrak must not be one scene with other marks (they were, until
+    the kind joined the seed: the two kinds' figures were not independent)."""
+    pips, detrak = (draw_spec(k, 0, 9, tmp_path / k)["conditions"] for k in ("pips", "detrak"))
+    assert pips != detrak

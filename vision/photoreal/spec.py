@@ -31,6 +31,7 @@ FACES = {
     "strike": ("X", 6, 2, 5, 3, 4),
     "detrak": ("hash", "circle", "slash", "triangle", "bars", "cross"),
 }
+KINDS = ("pips", "strike", "detrak")
 FRAMES = ((640, 480), (1280, 960), (1280, 960), (1600, 1200), (1920, 1080), (4032, 3024))
 TILE = 256  # atlas tile side, px: a 150 px die's face is sharp
 ROUGHNESS = {"glossy": (0.05, 0.2), "satin": (0.25, 0.5)}
@@ -39,7 +40,8 @@ ROUGHNESS = {"glossy": (0.05, 0.2), "satin": (0.25, 0.5)}
 def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
     """The spec of scene `index` of `seed` (textures written under `textures`)."""
     textures.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng([seed, index, 4099])
+    # (the kind in the seed: pips and Détrak scenes of one index would otherwise be one scene)
+    rng = np.random.default_rng([seed, index, KINDS.index(kind), 4099])
     frame = FRAMES[rng.integers(len(FRAMES))]
     side = DIE_SIDE_CM[kind]
     arena = (
