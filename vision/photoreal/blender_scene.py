@@ -115,10 +115,8 @@ def _world(ambient) -> None:
 def _table_material(bg):
     """The table's texture, tiled: it covers `size_cm`, the plane `plane_cm` (an oblique photo
     sees far across the table)."""
-    mat = bpy.data.materials.new("table")
-    mat.use_nodes = True
+    mat, bsdf = _material("table")
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
-    bsdf = nodes["Principled BSDF"]
     coords = nodes.new("ShaderNodeTexCoord")
     mapping = nodes.new("ShaderNodeMapping")
     k = bg["plane_cm"] / bg["size_cm"]
@@ -167,21 +165,12 @@ def _arena(arena) -> None:
             j = (k + 1) % n
             bm.faces.new((rings[r][k], rings[r][j], rings[r + 1][j], rings[r + 1][k]))
     bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
-    me = bpy.data.meshes.new("rim")
-    bm.to_mesh(me)
-    bm.free()
-    o = bpy.data.objects.new("rim", me)
-    bpy.context.collection.objects.link(o)
-    mat = bpy.data.materials.new("box")
-    mat.use_nodes = True
-    bsdf = mat.node_tree.nodes["Principled BSDF"]
+    o = _object("rim", bm)
+    mat, bsdf = _material("box")
     bsdf.inputs["Base Color"].default_value = (*arena["box"], 1)
     bsdf.inputs["Roughness"].default_value = 0.35
-    me.materials.append(mat)
-    bpy.context.view_layer.objects.active = o
-    o.select_set(True)
-    bpy.ops.rigidbody.object_add()
-    o.select_set(False)
+    o.data.materials.append(mat)
+    _rigid(o)
     o.rigid_body.type = "PASSIVE"
     o.rigid_body.collision_shape = "MESH"
     o.rigid_body.friction = 0.5
@@ -198,20 +187,39 @@ def _foam(arena, a: float, b: float, ang: float) -> None:
     for loop in face.loops:
         x, y = loop.vert.co.x, loop.vert.co.y
         loop[uv].uv = ((x * c + y * s) / (2 * a) + 0.5, (-x * s + y * c) / (2 * a) + 0.5)
-    me = bpy.data.meshes.new("foam")
-    bm.to_mesh(me)
-    bm.free()
-    o = bpy.data.objects.new("foam", me)
-    bpy.context.collection.objects.link(o)
-    mat = bpy.data.materials.new("foam")
-    mat.use_nodes = True
+    o = _object("foam", bm)
+    mat, bsdf = _material("foam")
     tex = mat.node_tree.nodes.new("ShaderNodeTexImage")
     tex.image = bpy.data.images.load(arena["foam"])
-    bsdf = mat.node_tree.nodes["Principled BSDF"]
     mat.node_tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
     bsdf.inputs["Roughness"].default_value = 0.9
     bsdf.inputs["Specular"].default_value = 0.1
-    me.materials.append(mat)
+    o.data.materials.append(mat)
+
+
+def _object(name: str, bm):
+    """A new object, linked to the scene, of the mesh in `bm` (freed)."""
+    me = bpy.data.meshes.new(name)
+    bm.to_mesh(me)
+    bm.free()
+    o = bpy.data.objects.new(name, me)
+    bpy.context.collection.objects.link(o)
+    return o
+
+
+def _material(name: str):
+    """A new node material and its Principled BSDF."""
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    return mat, mat.node_tree.nodes["Principled BSDF"]
+
+
+def _rigid(o) -> None:
+    """Give `o` a rigid body (Blender's operator acts on the active, selected object)."""
+    bpy.context.view_layer.objects.active = o
+    o.select_set(True)
+    bpy.ops.rigidbody.object_add()
+    o.select_set(False)
 
 
 def _die_mesh(side: float):
@@ -254,10 +262,7 @@ def _die(d, side: float, i: int):
     for p in me.polygons:
         p.use_smooth = True
     o.data.materials.append(_die_material(d, i))
-    bpy.context.view_layer.objects.active = o
-    o.select_set(True)
-    bpy.ops.rigidbody.object_add()
-    o.select_set(False)
+    _rigid(o)
     o.rigid_body.collision_shape = "BOX"
     o.rigid_body.mass = 0.004
     o.rigid_body.friction = d.get("friction", 0.5)
@@ -269,10 +274,8 @@ def _die(d, side: float, i: int):
 
 
 def _die_material(d, i: int):
-    mat = bpy.data.materials.new(f"die{i}")
-    mat.use_nodes = True
+    mat, bsdf = _material(f"die{i}")
     nodes, links = mat.node_tree.nodes, mat.node_tree.links
-    bsdf = nodes["Principled BSDF"]
     tex = nodes.new("ShaderNodeTexImage")
     tex.image = bpy.data.images.load(d["atlas"])
     tex.interpolation = "Cubic"
