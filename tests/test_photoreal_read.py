@@ -26,7 +26,8 @@ def test_every_die_a_player_sees_is_read_right(name):
     image = cv2.imread(str(HERE / record["image"]))
     arena = "auto" if record["conditions"].get("arena") else "none"
     dice = [
-        d for d in read(image, record["kind"], None, arena).dice
+        d
+        for d in read(image, record["kind"], None, arena).dice
         if not any(_near(d, e) for e in record["left"])
     ]
     assert len(dice) == len(record["dice"]), "a die missed, or one seen twice or where none is"
