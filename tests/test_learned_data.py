@@ -83,3 +83,31 @@ def test_temperature_is_never_so_hot_that_nothing_is_sure():
     t, stats = fit_temperature(z, labels, "pips")
     assert stats["share_at_0.9"] >= MIN_SURE_SHARE
     assert t == pytest.approx(stats["nll_temperature"], abs=1e-3)
+
+
+def test_photoreal_scenes_give_crops_labelled_by_their_truth():
+    """The committed Blender scenes (tests/photoreal): one crop per flat die with its face's
+    class, `cocked_per_die` per cocked die, "none" crops besides, all at the input's size."""
+    import json
+    from pathlib import Path
+
+    from vision.learned.classes import COCKED, class_index
+    from vision.learned.data import photoreal_crops
+
+    here = Path(__file__).parent / "photoreal"
+    records = [json.loads(p.read_text()) for p in sorted(here.glob("*.json"))]
+    data = photoreal_crops([here], seed=3, per_die=1, cocked_per_die=2)
+    flat = [d for r in records for d in r["dice"] if not d["cocked"]]
+    cocked = [d for r in records for d in r["dice"] if d["cocked"]]
+    groups = [t["group"] for t in data.tags]
+    assert groups.count("face") == len(flat) and groups.count("cocked") == 2 * len(cocked)
+    faces = sorted(lab for lab, g in zip(data.labels, groups, strict=True) if g == "face")
+    assert faces == sorted(class_index(d["face"]) for d in flat)
+    assert all(
+        lab == class_index(COCKED)
+        for lab, g in zip(data.labels, groups, strict=True)
+        if g == "cocked"
+    )
+    assert {t["source"] for t in data.tags} == {"photoreal"}
+    assert all(img.shape == data.images[0].shape for img in data.images)
+    assert class_index(None) in data.labels

@@ -22,7 +22,7 @@ import numpy as np
 
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
-from .data import FOCUS, CropSet, class_counts, sim_crops, synth_crops
+from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synth_crops
 from .network import build_model
 
 MODELS = Path(__file__).parent / "models"
@@ -284,6 +284,13 @@ def main(argv=None) -> int:
         "--focus-scenes", type=int, default=200, help="scenes per kind of each hard case (FOCUS)"
     )
     p.add_argument("--cache", type=Path, default=None, help="keep/reuse the training crops here")
+    p.add_argument(
+        "--photoreal",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="also Blender-rendered scenes from these directories (vision/photoreal; not seeds 0-1)",
+    )
     p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
     p.add_argument(
         "--no-hard",
@@ -343,6 +350,10 @@ def main(argv=None) -> int:
                 ),
             )
         )
+    if a.photoreal:
+        part = photoreal_crops(a.photoreal, a.seed, a.per_die, a.cocked_crops, hard)
+        log(f"  photoreal: {len(part)} crops {class_counts(part.labels)}")
+        data.extend(part)
     x, labels = inputs(data)
     log(f"{len(labels)} training crops {class_counts(labels)}")
     model = train(build_model(a.full_res_layers), x, labels, data.tags, a.epochs, a.seed, log)
@@ -364,6 +375,7 @@ def main(argv=None) -> int:
             "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
             "data_sets": a.data_sets,
             "full_res_layers": a.full_res_layers,
+            "photoreal": [str(d) for d in a.photoreal],
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
