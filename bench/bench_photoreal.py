@@ -12,7 +12,6 @@ says about dice the truth leaves out (cut by the frame, tipped 5-15°, under ano
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from dataclasses import replace
@@ -27,16 +26,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_vision import Tally  # noqa: E402
 
 from vision import draw_overlay, read  # noqa: E402
+from vision.photoreal.truth import read_scene, scene_paths  # noqa: E402
 from vision.readings import Readings  # noqa: E402
 from vision.synth.scene import TruthDie  # noqa: E402
 
 
 def load(path: Path):
     """A scene (image, scored truth, conditions) and the dice left out of the score."""
-    record = json.loads(path.read_text(encoding="utf-8"))
-    image = cv2.imread(str(path.with_name(record["image"])))
-    if image is None:
-        raise ValueError(f"{path}: cannot read its image {record['image']}")
+    record, image = read_scene(path)
     dice = [
         TruthDie(
             d["face"], d["x"], d["y"], d["size"], d["in_arena"], d["cocked"], tip=d.get("tip", 0.0)
@@ -65,7 +62,7 @@ def main() -> int:
     cv2.setNumThreads(1)
     tallies: dict[str, Tally] = {}
     left_out = 0
-    for path in sorted(f for d in args.dirs for f in d.glob("*_[0-9][0-9][0-9].json")):
+    for path in scene_paths(args.dirs):
         kind, scene, left = load(path)
         left_out += len(left)
         arena = "auto" if scene.conditions.get("arena") else "none"

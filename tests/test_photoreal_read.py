@@ -7,10 +7,10 @@ import json
 import math
 from pathlib import Path
 
-import cv2
 import pytest
 
 from vision import read
+from vision.photoreal.truth import read_scene
 
 HERE = Path(__file__).parent / "photoreal"
 SCENES = sorted(p.stem for p in HERE.glob("*.json"))
@@ -22,8 +22,7 @@ def _near(d, t) -> bool:
 
 @pytest.mark.parametrize("name", SCENES)
 def test_every_die_a_player_sees_is_read_right(name):
-    record = json.loads((HERE / f"{name}.json").read_text(encoding="utf-8"))
-    image = cv2.imread(str(HERE / record["image"]))
+    record, image = read_scene(HERE / f"{name}.json")
     arena = "auto" if record["conditions"].get("arena") else "none"
     dice = [
         d

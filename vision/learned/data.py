@@ -14,7 +14,6 @@ own centre is never a negative.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import cv2
@@ -305,25 +304,17 @@ def class_counts(labels) -> dict:
     }
 
 
-__all__ = ["NONE", "CropSet", "crops_of_frame", "sim_crops", "synth_crops", "small"]
-
-
 def photoreal_crops(dirs, seed: int, per_die: int = 1, cocked_per_die=1, hard=False) -> CropSet:
     """Crops from Blender-rendered scenes (vision/photoreal: `python -m vision.photoreal.render`
     writes NAME.jpg and NAME.json), the same way as synth_crops: the networks learned only our
     renderer, and these are the scenes where that shows (docs/vision-photoreal.md). Render them
     on seeds apart from the benchmark's (0 and 1). Dice the truth leaves out (cut by the frame,
     tipped 5-15°, covered) give no crop, and no "none" crop is cut near them."""
-    from pathlib import Path
+    from vision.photoreal.truth import read_scene, scene_paths
 
     out = CropSet()
-    for n, path in enumerate(
-        sorted(p for d in dirs for p in Path(d).glob("*_[0-9][0-9][0-9].json"))
-    ):
-        record = json.loads(path.read_text(encoding="utf-8"))
-        image = cv2.imread(str(path.with_name(record["image"])))
-        if image is None:
-            raise ValueError(f"{path}: its image {record['image']} cannot be read")
+    for n, path in enumerate(scene_paths(dirs)):
+        record, image = read_scene(path)
         left = [dict(d, face=None, cocked=False, visible=0.0) for d in record["left"]]
         dice = record["dice"] + left
         c = record["conditions"]
@@ -339,3 +330,14 @@ def photoreal_crops(dirs, seed: int, per_die: int = 1, cocked_per_die=1, hard=Fa
         out.extend(crops_of_frame(image, dice, rng, tags, per_die, True, cocked_per_die))
         out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
     return out
+
+
+__all__ = [
+    "NONE",
+    "CropSet",
+    "crops_of_frame",
+    "photoreal_crops",
+    "sim_crops",
+    "synth_crops",
+    "small",
+]

@@ -11,8 +11,13 @@ as well: the score is about what a player can see.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
 
 from vision.synth.scene import TruthDie
 
@@ -85,3 +90,17 @@ def _covers(q: dict, x: float, y: float, size: float) -> bool:
     """Whether die q, nearer the camera, stands over the top face's centre (within half a side
     of its own top face's centre)."""
     return math.hypot(q["centre"][0] - x, q["centre"][1] - y) < 0.7 * size
+
+
+def scene_paths(dirs) -> list[Path]:
+    """The truth files of rendered scenes (render.py's NAME_NNN.json), in order."""
+    return sorted(p for d in dirs for p in Path(d).glob("*_[0-9][0-9][0-9].json"))
+
+
+def read_scene(path: Path) -> tuple[dict, np.ndarray]:
+    """A scene's truth record and its image; a clear error when the image cannot be read."""
+    record = json.loads(Path(path).read_text(encoding="utf-8"))
+    image = cv2.imread(str(Path(path).with_name(record["image"])))
+    if image is None:
+        raise ValueError(f"{path}: its image {record['image']} cannot be read")
+    return record, image
