@@ -34,7 +34,10 @@ WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
 BIG_PX = 45.0  # dice seen up to this big are still well seen (the network was taught to 60)
 SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 150 px)
-LARGEST = 200.0  # ...and more than the largest, with the detector's error on a die's size
+# ...and more than the largest, with the detector's error on a die's size. (The classical
+# reader's vision/detect.py MAX_DIE, 220, bounds a blob's width, another measure: at 220 here the
+# Blender Strike scenes missed 16 dice instead of 7, the box's size being estimated at 200-220.)
+LARGEST = 200.0
 SPECKS = 0.25  # a look shrinking the frame more than this makes 18 px dice specks of < 5 px
 FEW = 2  # sure finds so few that they may be a heap of tiny dice seen as one or two
 REFINE = 3  # looks at most after the first two
