@@ -94,13 +94,13 @@ def _render_settings(scene, spec) -> None:
     scene.cycles.seed = spec["seed"] % (1 << 30)
     w, h = spec["frame"]
     scene.render.resolution_x, scene.render.resolution_y = w, h
-    scene.render.resolution_percentage = spec.get("render_percent", 100)
+    scene.render.resolution_percentage = spec["render_percent"]
     scene.render.image_settings.file_format = "PNG"
     scene.render.image_settings.color_mode = "RGB"
     scene.render.threads_mode = "FIXED"
-    scene.render.threads = spec.get("threads", 2)
+    scene.render.threads = 2  # this machine's cores; Cycles on the CPU
     scene.view_settings.view_transform = "Standard"
-    scene.view_settings.exposure = spec.get("exposure", 0.0)
+    scene.view_settings.exposure = spec["exposure"]
 
 
 def _world(ambient) -> None:
@@ -265,7 +265,7 @@ def _die(d, side: float, i: int):
     _rigid(o)
     o.rigid_body.collision_shape = "BOX"
     o.rigid_body.mass = 0.004
-    o.rigid_body.friction = d.get("friction", 0.5)
+    o.rigid_body.friction = 0.5
     o.rigid_body.restitution = 0.15
     o.rigid_body.collision_margin = 0.01
     o.rigid_body.linear_damping = 0.3
