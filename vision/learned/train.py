@@ -291,6 +291,12 @@ def main(argv=None) -> int:
         default=[],
         help="also Blender-rendered scenes from these directories (vision/photoreal; not seeds 0-1)",
     )
+    p.add_argument(
+        "--photoreal-weight",
+        type=int,
+        default=4,
+        help="jittered crops of a rendered die for each of a synthetic one (they are few)",
+    )
     p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
     p.add_argument(
         "--no-hard",
@@ -351,7 +357,8 @@ def main(argv=None) -> int:
             )
         )
     if a.photoreal:
-        part = photoreal_crops(a.photoreal, a.seed, a.per_die, a.cocked_crops, hard)
+        w = a.photoreal_weight
+        part = photoreal_crops(a.photoreal, a.seed, a.per_die * w, a.cocked_crops * w, hard)
         log(f"  photoreal: {len(part)} crops {class_counts(part.labels)}")
         data.extend(part)
     x, labels = inputs(data)
@@ -376,6 +383,7 @@ def main(argv=None) -> int:
             "data_sets": a.data_sets,
             "full_res_layers": a.full_res_layers,
             "photoreal": [str(d) for d in a.photoreal],
+            "photoreal_weight": a.photoreal_weight,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
