@@ -23,6 +23,7 @@ MIN_AREA = 0.03  # share of the frame the mat covers at least (a box seen from h
 NEARLY = 0.02  # a fit this much below the best one is as good (IoU)
 WHOLE_FIT = 0.95  # a cluster fitting its ellipse this well is the mat whole: no pairs tried
 SHADES = 25.0  # Lab distance of two clusters that may be one surface in two lights
+BOX_SIDES = 12.0  # half the window searched around the dice, in die sides (the box: 8-16 across)
 _K3 = np.ones((3, 3), np.uint8)
 _K7 = np.ones((7, 7), np.uint8)
 
@@ -58,6 +59,26 @@ def find_arena(
         fits += _fits(pairs, labels, small_lab)
     best = _innermost(fits)
     return best.scaled(1.0 / scale) if best else None
+
+
+def find_arena_near(bgr: np.ndarray, points: np.ndarray, side: float) -> Ellipse | None:
+    """The arena looked for again around the dice, when the whole frame showed none: a box
+    seen from far (a phone photo of the table) is a few percent of the frame, under MIN_AREA and
+    a dozen pixels across at the working size. Most dice lie in the box, so their median point
+    is in it; the window is wide enough for the box and its rim."""
+    if not len(points) or side <= 0:
+        return None
+    h, w = bgr.shape[:2]
+    cx, cy = np.median(np.asarray(points, float).reshape(-1, 2), axis=0)
+    r = BOX_SIDES * side
+    x0, y0 = max(0, int(cx - r)), max(0, int(cy - r))
+    x1, y1 = min(w, int(cx + r)), min(h, int(cy + r))
+    if (x1 - x0) * (y1 - y0) > 0.5 * w * h or min(x1 - x0, y1 - y0) < 32:
+        return None  # the window is most of the frame: the frame was the search
+    found = find_arena(bgr[y0:y1, x0:x1])
+    if found is None:
+        return None
+    return Ellipse(found.cx + x0, found.cy + y0, found.a, found.b, found.angle)
 
 
 def _fits(groups, labels: np.ndarray, small_lab: np.ndarray) -> list:

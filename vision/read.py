@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from vision import read_learned, second_opinion
-from vision.arena import find_arena
+from vision.arena import find_arena, find_arena_near
 from vision.calibration import Calibration
 from vision.confidence import calibrated
 from vision.detect import Candidate, Prepared, find_candidates, on_table, pieces_of
@@ -87,6 +87,9 @@ def _read_learned(frame, kind: str, cal: Calibration | None, arena, start: float
     base = None if cal and cal.die_size else overview(frame)  # (one look, its own scale)
     found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None, base)
     ellipse = _arena(frame, arena, cal, None, kind, base)
+    if ellipse is None and arena == "auto" and kind == "strike" and found:
+        points = np.array([(d.x, d.y) for d in found])
+        ellipse = find_arena_near(frame, points, float(np.median([d.size for d in found])))
     if ellipse is not None:
         found = [replace(d, in_arena=in_arena(ellipse, d)) for d in found]
     side = float(np.median([d.size for d in found])) if found else 1.0
