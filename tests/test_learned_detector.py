@@ -194,3 +194,29 @@ def test_the_strike_box_seen_as_one_die_from_far_sends_for_a_closer_look(monkeyp
     monkeypatch.setattr(detector, "look", fake_look)
     found = detector.find_dice(np.zeros((3024, 4032, 3), np.uint8))
     assert sorted(f.x for f in found) == [f.x for f in dice]
+
+
+def test_rendered_scenes_give_detector_patches_with_left_out_dice_masked(tmp_path):
+    """vision/photoreal scenes teach the detector: their dice are peaks; a die the truth leaves
+    out (tipped 5-15°, cut, covered) is masked, neither die nor table."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from vision.learned.detect_data import photoreal_patches
+
+    here = Path(__file__).parent / "photoreal"
+    got = photoreal_patches([here], seed=1, per_frame=4)
+    assert got.images.shape == (12, PATCH, PATCH, 3)
+    assert got.targets[:, :2].max() == 1.0
+    assert (got.targets[:, 0] == 1.0).sum() > 0
+
+    record = json.loads((here / "strike_001.json").read_text())
+    record["left"] += [dict(d, why="tipped") for d in record["dice"]]
+    record["dice"] = []
+    (tmp_path / "strike_001.json").write_text(json.dumps(record))
+    shutil.copy(here / "strike_001.jpg", tmp_path)
+    hidden = photoreal_patches([tmp_path], seed=1, per_frame=6)
+    assert hidden.targets[:, :2].max() == 0.0
+    assert hidden.mask.min() == 0.0
+    assert photoreal_patches([tmp_path / "none"], seed=1, per_frame=2) is None

@@ -38,6 +38,16 @@ class Patches:
     mask: np.ndarray
 
 
+def joined(parts: list[Patches]) -> Patches:
+    """The patches of several sets as one."""
+    return Patches(
+        *(
+            np.concatenate(p)
+            for p in zip(*((q.images, q.targets, q.mask) for q in parts), strict=True)
+        )
+    )
+
+
 def synth_frame(kind: str, seed: int, i: int) -> tuple[np.ndarray, list[dict]]:
     """One synthetic photo (every condition drawn) and its dice."""
     from vision.synth.scene import render_scene
@@ -135,9 +145,21 @@ def generate(kind: str, seed: int, scenes: int, sim_tables: int, per_frame: int,
         for image, dice in sim_frames(kind, seed, t, 8):
             parts.append(patches_of_frame(image, dice, rng, per_frame))
     log(f"{kind}: {scenes} photos, {sim_tables} tables -> {len(parts) * per_frame} patches")
-    return Patches(
-        *(
-            np.concatenate(p)
-            for p in zip(*((q.images, q.targets, q.mask) for q in parts), strict=True)
-        )
-    )
+    return joined(parts)
+
+
+def photoreal_patches(dirs, seed: int, per_frame: int) -> Patches | None:
+    """Patches of Blender-rendered scenes (vision/photoreal), as of the synthetic photos: the
+    detector learned only our renderer, and on these it misses dice (docs/vision-photoreal.md).
+    Dice the truth leaves out (tipped 5-15°, cut, covered) are masked out, neither die nor table."""
+    from vision.photoreal.truth import read_scene, scene_paths
+
+    rng = np.random.default_rng([seed, 31])
+    parts = []
+    for path in scene_paths(dirs):
+        record, image = read_scene(path)
+        left = [dict(d, cocked=False, visible=0.0) for d in record["left"]]
+        parts.append(patches_of_frame(image, record["dice"] + left, rng, per_frame))
+    if not parts:
+        return None
+    return joined(parts)

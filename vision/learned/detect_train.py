@@ -20,7 +20,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .detect_data import DIE_PX_RANGE, HEADS, PATCH, SIZE_REF, STRIDE, Patches, generate
+from .detect_data import (
+    DIE_PX_RANGE,
+    HEADS,
+    PATCH,
+    SIZE_REF,
+    STRIDE,
+    Patches,
+    generate,
+    joined,
+    photoreal_patches,
+)
 
 MODELS = Path(__file__).parent / "models"
 ONNX_NAME = "dice.onnx"
@@ -75,12 +85,7 @@ def make_data(seed, scenes, sim_tables, per_frame, workers=2) -> Patches:
     jobs = [(k, seed, scenes, sim_tables, per_frame) for k in ("pips", "strike", "detrak")]
     with Pool(workers) as pool:
         parts = pool.map(_generate_kind, jobs)
-    return Patches(
-        *(
-            np.concatenate(p)
-            for p in zip(*((q.images, q.targets, q.mask) for q in parts), strict=True)
-        )
-    )
+    return joined(parts)
 
 
 def augment(images, targets, mask, rng):
@@ -195,6 +200,16 @@ def main(argv=None) -> int:
     p.add_argument("--per-frame", type=int, default=3, help="patches per frame")
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--cache", type=Path, help="keep the generated patches in this .npz")
+    p.add_argument(
+        "--photoreal",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="also Blender-rendered scenes from these directories (vision/photoreal; not seeds 0-1)",
+    )
+    p.add_argument(
+        "--photoreal-per-frame", type=int, default=9, help="patches per rendered scene (few)"
+    )
     p.add_argument("--out", type=Path, default=MODELS)
     args = p.parse_args(argv)
     t0 = time.time()
@@ -205,9 +220,19 @@ def main(argv=None) -> int:
         data = make_data(args.seed, args.scenes, args.sim_tables, args.per_frame)
         if args.cache:
             np.savez(args.cache, images=data.images, targets=data.targets, mask=data.mask)
+    rendered = photoreal_patches(args.photoreal, args.seed, args.photoreal_per_frame)
+    if rendered is not None:
+        print(f"{len(rendered.images)} patches of rendered scenes", flush=True)
+        data = joined([data, rendered])
     print(f"{len(data.images)} patches ({time.time() - t0:.0f} s)", flush=True)
     model = train(data, args.epochs, args.seed, log=lambda s: print(s, flush=True))
-    export(model, args.out, {"seed": args.seed, "patches": int(len(data.images))})
+    figures = {"seed": args.seed, "patches": int(len(data.images))}
+    if args.photoreal:
+        figures |= {
+            "photoreal": [str(d) for d in args.photoreal],
+            "photoreal_per_frame": args.photoreal_per_frame,
+        }
+    export(model, args.out, figures)
     print(f"wrote {args.out / ONNX_NAME} ({time.time() - t0:.0f} s)")
     return 0
 
