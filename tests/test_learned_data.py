@@ -3,6 +3,8 @@ each crop is taught, and a calibration that never makes every crop unsure."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -89,7 +91,6 @@ def test_photoreal_scenes_give_crops_labelled_by_their_truth():
     """The committed Blender scenes (tests/photoreal): one crop per flat die with its face's
     class, `cocked_per_die` per cocked die, "none" crops besides, all at the input's size."""
     import json
-    from pathlib import Path
 
     from vision.learned.classes import COCKED, class_index
     from vision.learned.data import photoreal_crops
@@ -111,3 +112,11 @@ def test_photoreal_scenes_give_crops_labelled_by_their_truth():
     assert {t["source"] for t in data.tags} == {"photoreal"}
     assert all(img.shape == data.images[0].shape for img in data.images)
     assert class_index(None) in data.labels
+
+
+def test_the_model_records_how_many_rendered_scenes_of_each_kind_it_learned_from(tmp_path):
+    from vision.learned.train import rendered_scenes
+
+    here = Path(__file__).parent / "photoreal"
+    assert rendered_scenes([here]) == {str(here): {"detrak": 1, "pips": 1, "strike": 1}}
+    assert rendered_scenes([tmp_path]) == {}

@@ -87,6 +87,21 @@ def cached(path: Path | None, make) -> CropSet:
     return data
 
 
+def rendered_scenes(dirs) -> dict[str, dict[str, int]]:
+    """How many rendered scenes of each kind each directory gave, for faces.json: with the
+    render's seed (docs/vision-learned.md), what must be rendered again to train the same
+    network."""
+    from vision.photoreal.truth import scene_paths
+
+    out: dict[str, dict[str, int]] = {}
+    for d in dirs:
+        for path in scene_paths([d]):
+            kind = path.stem.rsplit("_", 1)[0]
+            out.setdefault(str(d), {}).setdefault(kind, 0)
+            out[str(d)][kind] += 1
+    return out
+
+
 def kind_masks(tags) -> dict[str, np.ndarray]:
     kinds = np.array([t["kind"] for t in tags])
     return {k: kinds == k for k in KINDS}
@@ -382,7 +397,7 @@ def main(argv=None) -> int:
             "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
             "data_sets": a.data_sets,
             "full_res_layers": a.full_res_layers,
-            "photoreal": [str(d) for d in a.photoreal],
+            "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
             "crops": int(len(labels)),
             "epochs": a.epochs,
