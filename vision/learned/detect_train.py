@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.photoreal.truth import add_scenes_option
+
 from .detect_data import (
     DIE_PX_RANGE,
     HEADS,
@@ -200,13 +202,7 @@ def main(argv=None) -> int:
     p.add_argument("--per-frame", type=int, default=3, help="patches per frame")
     p.add_argument("--epochs", type=int, default=6)
     p.add_argument("--cache", type=Path, help="keep the generated patches in this .npz")
-    p.add_argument(
-        "--photoreal",
-        type=Path,
-        nargs="*",
-        default=[],
-        help="also Blender-rendered scenes from these directories (vision/photoreal; not seeds 0-1)",
-    )
+    add_scenes_option(p)
     p.add_argument(
         "--photoreal-per-frame", type=int, default=9, help="patches per rendered scene (few)"
     )

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.photoreal.truth import add_scenes_option
+
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synth_crops
@@ -299,13 +301,7 @@ def main(argv=None) -> int:
         "--focus-scenes", type=int, default=200, help="scenes per kind of each hard case (FOCUS)"
     )
     p.add_argument("--cache", type=Path, default=None, help="keep/reuse the training crops here")
-    p.add_argument(
-        "--photoreal",
-        type=Path,
-        nargs="*",
-        default=[],
-        help="also Blender-rendered scenes from these directories (vision/photoreal; not seeds 0-1)",
-    )
+    add_scenes_option(p)
     p.add_argument(
         "--photoreal-weight",
         type=int,

@@ -92,6 +92,17 @@ def _covers(q: dict, x: float, y: float, size: float) -> bool:
     return math.hypot(q["centre"][0] - x, q["centre"][1] - y) < 0.7 * size
 
 
+def add_scenes_option(parser) -> None:
+    """The training scripts' --photoreal: directories of rendered scenes to learn from too."""
+    parser.add_argument(
+        "--photoreal",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="also Blender-rendered scenes from these directories (vision/photoreal; not seeds 0-1)",
+    )
+
+
 def scene_paths(dirs) -> list[Path]:
     """The truth files of rendered scenes (render.py's NAME_NNN.json), in order."""
     return sorted(p for d in dirs for p in Path(d).glob("*_[0-9][0-9][0-9].json"))
