@@ -115,7 +115,7 @@ def test_photoreal_scenes_give_crops_labelled_by_their_truth():
 
 
 def test_the_model_records_how_many_rendered_scenes_of_each_kind_it_learned_from(tmp_path):
-    from vision.learned.train import rendered_scenes
+    from vision.photoreal.truth import rendered_scenes
 
     here = Path(__file__).parent / "photoreal"
     assert rendered_scenes([here]) == {str(here): {"detrak": 1, "pips": 1, "strike": 1}}

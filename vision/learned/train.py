@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.photoreal.truth import add_scenes_option
+from vision.photoreal.truth import add_scenes_option, rendered_scenes
 
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
@@ -87,21 +87,6 @@ def cached(path: Path | None, make) -> CropSet:
         images, labels = data.arrays()
         np.savez(path, images=images, labels=labels, tags=json.dumps(data.tags))
     return data
-
-
-def rendered_scenes(dirs) -> dict[str, dict[str, int]]:
-    """How many rendered scenes of each kind each directory gave, for faces.json: with the
-    render's seed (docs/vision-learned.md), what must be rendered again to train the same
-    network."""
-    from vision.photoreal.truth import scene_paths
-
-    out: dict[str, dict[str, int]] = {}
-    for d in dirs:
-        for path in scene_paths([d]):
-            kind = path.stem.rsplit("_", 1)[0]
-            out.setdefault(str(d), {}).setdefault(kind, 0)
-            out[str(d)][kind] += 1
-    return out
 
 
 def kind_masks(tags) -> dict[str, np.ndarray]:

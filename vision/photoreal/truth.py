@@ -108,6 +108,19 @@ def scene_paths(dirs) -> list[Path]:
     return sorted(p for d in dirs for p in Path(d).glob("*_[0-9][0-9][0-9].json"))
 
 
+def rendered_scenes(dirs) -> dict[str, dict[str, int]]:
+    """How many rendered scenes of each kind each directory gave, for faces.json: with the
+    render's seed (docs/vision-learned.md), what must be rendered again to train the same
+    network."""
+    out: dict[str, dict[str, int]] = {}
+    for d in dirs:
+        for path in scene_paths([d]):
+            kind = path.stem.rsplit("_", 1)[0]
+            out.setdefault(str(d), {}).setdefault(kind, 0)
+            out[str(d)][kind] += 1
+    return out
+
+
 def read_scene(path: Path) -> tuple[dict, np.ndarray]:
     """A scene's truth record and its image; a clear error when the image cannot be read."""
     record = json.loads(Path(path).read_text(encoding="utf-8"))
