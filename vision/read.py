@@ -86,10 +86,7 @@ def _read_learned(frame, kind: str, cal: Calibration | None, arena, start: float
     h, w = frame.shape[:2]
     base = None if cal and cal.die_size else overview(frame)  # (one look, its own scale)
     found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None, base)
-    ellipse = _arena(frame, arena, cal, None, kind, base)
-    if ellipse is None and arena == "auto" and kind == "strike" and found:
-        points = np.array([(d.x, d.y) for d in found])
-        ellipse = find_arena_near(frame, points, float(np.median([d.size for d in found])))
+    ellipse = _arena(frame, arena, cal, None, kind, base, found)
     if ellipse is not None:
         found = [replace(d, in_arena=in_arena(ellipse, d)) for d in found]
     side = float(np.median([d.size for d in found])) if found else 1.0
@@ -148,9 +145,10 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
 
 
 def _arena(
-    frame, arena, cal: Calibration | None, prep: Prepared | None, kind: str, copy=None
+    frame, arena, cal: Calibration | None, prep: Prepared | None, kind: str, copy=None, dice=()
 ) -> Ellipse | None:
-    """The arena given, calibrated or found (`copy`: a shrunk copy of the frame to find it in)."""
+    """The arena given, calibrated or found (`copy`: a shrunk copy of the frame to find it in;
+    `dice`, when already found: around them the arena is looked for again, a box seen from far)."""
     if isinstance(arena, Ellipse):
         return arena
     if arena in (None, "none"):
@@ -162,8 +160,13 @@ def _arena(
     if kind != "strike":
         return None  # only Strike is played in an arena; a vignette must not become one
     if prep is None:
-        return find_arena(frame, copy=copy)
-    return find_arena(frame, prep.model, prep.model_scale)
+        found = find_arena(frame, copy=copy)
+    else:
+        found = find_arena(frame, prep.model, prep.model_scale)
+    if found is None and dice:
+        points = np.array([(d.x, d.y) for d in dice])
+        found = find_arena_near(frame, points, float(np.median([d.size for d in dice])))
+    return found
 
 
 def _die(frame, c: Candidate, kind, side, k, centre, ellipse, prep: Prepared) -> Die | None:

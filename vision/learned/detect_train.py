@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.photoreal.truth import add_scenes_option
+from vision.photoreal.truth import add_scenes_option, rendered_scenes
 
 from .detect_data import (
     DIE_PX_RANGE,
@@ -225,7 +225,7 @@ def main(argv=None) -> int:
     figures = {"seed": args.seed, "patches": int(len(data.images))}
     if args.photoreal:
         figures |= {
-            "photoreal": [str(d) for d in args.photoreal],
+            "photoreal": rendered_scenes(args.photoreal),
             "photoreal_per_frame": args.photoreal_per_frame,
         }
     export(model, args.out, figures)
