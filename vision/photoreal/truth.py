@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,13 +113,8 @@ def rendered_scenes(dirs) -> dict[str, dict[str, int]]:
     """How many rendered scenes of each kind each directory gave, for faces.json: with the
     render's seed (docs/vision-learned.md), what must be rendered again to train the same
     network."""
-    out: dict[str, dict[str, int]] = {}
-    for d in dirs:
-        for path in scene_paths([d]):
-            kind = path.stem.rsplit("_", 1)[0]
-            out.setdefault(str(d), {}).setdefault(kind, 0)
-            out[str(d)][kind] += 1
-    return out
+    counts = {str(d): Counter(p.stem.rsplit("_", 1)[0] for p in scene_paths([d])) for d in dirs}
+    return {d: dict(c) for d, c in counts.items() if c}
 
 
 def read_scene(path: Path) -> tuple[dict, np.ndarray]:
