@@ -160,7 +160,7 @@ def train(data: Patches, epochs: int, seed: int, log=print):
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss)
+            total += loss.item()
         log(
             f"epoch {epoch + 1}/{epochs}: loss {total / max(1, k + 1):.4f} ({time.time() - t0:.0f} s)"
         )
