@@ -269,3 +269,25 @@ def test_truth_follows_the_lens_distortion():
         expected = MARK_COLOURS["black"] if d.face in (1, 3, 5) else DIE_COLOURS["yellow"]
         assert _near(pixel, expected, 20), d
         assert _count_pips(scene, d, "yellow", "black") == d.face, d
+
+
+def test_a_phone_photo_is_drawn_at_its_size():
+    """A 4032x3024 frame's dice keep their pixels: a pip's edge steps from die to mark within a
+    pixel or two, where a frame drawn smaller and enlarged 2.4 times (up to session 13) spreads
+    every edge over ~3 pixels (on a like scene: steps of 0.32-0.36 of the range there, 0.74-0.86
+    here)."""
+    scene = _scene(
+        seed=3,
+        frame=(4032, 3024),
+        die_size=40.0,
+        distortion=0.0,
+        die_colour="white",
+        mark_colour="black",
+    )
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    assert scene.image.shape[:2] == (3024, 4032)
+    for d in scene.dice:
+        x, y, r = int(d.x), int(d.y), int(d.size * 0.4)
+        patch = grey[y - r : y + r, x - r : x + r]
+        step = np.abs(np.diff(patch, axis=1)).max()
+        assert step >= 0.6 * (patch.max() - patch.min()), (d, step)
