@@ -23,8 +23,8 @@ Interface for the rest of Arbitre (camera controllers, LEDs, `arbitre run`), all
 ("<boot>.<n>"); every event is a full snapshot rendered per viewer (public, table, seat n, full),
 so a client that reconnects with Last-Event-ID gets what it missed, or a fresh snapshot.
 Async clients subscribe with their event loop; the table hands them events with
-loop.call_soon_threadsafe, so any thread may change the table. What each viewer may see of an
-event is kiosk/moments.py's business.
+loop.call_soon_threadsafe, so any thread may change the table (kiosk/fanout.py numbers, keeps
+and hands out the events). What each viewer may see of an event is kiosk/moments.py's business.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from engine.record import replay
 from engine.registry import new_game
 from kiosk.config import Config
 from kiosk.eventlog import EventLog, Row
+from kiosk.fanout import Fanout
 from kiosk.moments import (
     FACES,
     PUBLIC,
@@ -61,7 +62,6 @@ from kiosk.moments import (
 log = logging.getLogger(__name__)
 
 HISTORY_SHOWN = 40
-EVENTS_KEPT = 512
 
 
 class StaleSeq(Exception):
@@ -86,13 +86,9 @@ class Table:
         self.config = config or Config()
         self.log = eventlog or EventLog(self.config.data_path / "arbitre.sqlite")
         self._lock = threading.RLock()
-        self.boot = secrets.token_hex(3)
+        self._fanout = Fanout()
         self.pin = self.log.meta("pin") or self._new_pin()
         self._camera_name = ""
-        self._listeners: list[Callable[[Event], None]] = []
-        self._subscribers: dict[asyncio.Queue, asyncio.AbstractEventLoop] = {}
-        self._events: deque[Event] = deque(maxlen=EVENTS_KEPT)
-        self._event_no = 0
         self._notices: deque[dict[str, Any]] = deque(maxlen=6)
         self._check_no = 0
         self.pending: Check | None = None
@@ -291,39 +287,28 @@ class Table:
     def add_listener(self, callback: Callable[[Event], None]) -> None:
         """callback(event) after every change, in the thread that made it; event.kind says what."""
         with self._lock:
-            self._listeners.append(callback)
+            self._fanout.add_listener(callback)
 
     def remove_listener(self, callback: Callable[[Event], None]) -> None:
         with self._lock:
-            self._listeners.remove(callback)
+            self._fanout.remove_listener(callback)
 
     def subscribe(
         self, loop: asyncio.AbstractEventLoop, last_id: str | None = None
     ) -> tuple[asyncio.Queue, list[Event]]:
         """A queue of future events plus what to send first: the events after `last_id` when
         still kept, else one snapshot. Atomic, so nothing falls between the two."""
-        queue: asyncio.Queue = asyncio.Queue()
         with self._lock:
-            self._subscribers[queue] = loop
-            missed = self._events_after(last_id)
-            if missed is None:
-                missed = [
-                    Event(
-                        self._event_id(self._event_no), self._event_no, "snapshot", self._moment()
-                    )
-                ]
-        return queue, missed
+            return self._fanout.subscribe(loop, last_id, self._moment)
 
     def unsubscribe(self, queue: asyncio.Queue) -> None:
         with self._lock:
-            self._subscribers.pop(queue, None)
+            self._fanout.unsubscribe(queue)
 
     def snapshot(self, viewer: Any = PUBLIC) -> dict[str, Any]:
         """The table now, as `viewer` may see it (what the event stream sends on connect)."""
         with self._lock:
-            event = Event(
-                self._event_id(self._event_no), self._event_no, "snapshot", self._moment()
-            )
+            event = self._fanout.snapshot(self._moment())
         return self.render(event, viewer)
 
     def view(self, viewer: Any = PUBLIC) -> dict[str, Any]:
@@ -430,40 +415,13 @@ class Table:
             notices=list(self._notices),
         )
 
-    def _event_id(self, n: int) -> str:
-        return f"{self.boot}.{n}"
-
     def _emit(self, kind: str) -> Event:
-        """Number an event and queue it to async subscribers (cheap, so done under the lock,
-        which keeps every subscriber's events in order)."""
-        self._event_no += 1
-        event = Event(self._event_id(self._event_no), self._event_no, kind, self._moment())
-        self._events.append(event)
-        for queue, loop in list(self._subscribers.items()):
-            try:
-                loop.call_soon_threadsafe(queue.put_nowait, event)
-            except RuntimeError:  # the loop is closed: its client is gone
-                self._subscribers.pop(queue, None)
-        return event
+        """Number an event and queue it to async subscribers (under the lock)."""
+        return self._fanout.publish(kind, self._moment())
 
     def _tell(self, event: Event) -> None:
         """Run the listeners outside the lock, so a slow LED cannot hold up the table."""
-        for callback in list(self._listeners):
-            try:
-                callback(event)
-            except Exception:
-                log.exception("table listener %r failed", callback)
-
-    def _events_after(self, last_id: str | None) -> list[Event] | None:
-        if not last_id or not last_id.startswith(self.boot + "."):
-            return None
-        try:
-            n = int(last_id.split(".", 1)[1])
-        except ValueError:
-            return None
-        if n > self._event_no or (self._events and n < self._events[0].n - 1):
-            return None
-        return [e for e in self._events if e.n > n]
+        self._fanout.tell(event)
 
 
 def _notice(text: str) -> dict[str, Any]:
