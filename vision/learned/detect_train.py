@@ -117,7 +117,7 @@ def augment(images, targets, mask, rng):
     return (x - MEAN) * SCALE, targets, mask
 
 
-def loss_fn(out, targets, mask):
+def loss_fn(out, targets, mask, cocked_weight: float = COCKED_WEIGHT):
     """Focal loss on the two centre heats (CenterNet's), L1 on size and offset at the centres."""
     import torch
 
@@ -126,7 +126,7 @@ def loss_fn(out, targets, mask):
     m = mask[:, None]
     pos = (t >= 1.0).float()
     neg = (1 - pos) * (1 - t) ** 4
-    weight = torch.tensor([1.0, COCKED_WEIGHT]).view(1, 2, 1, 1)
+    weight = torch.tensor([1.0, cocked_weight]).view(1, 2, 1, 1)
     lp = -(torch.log(heat) * (1 - heat) ** 2 * pos * m * weight).sum()
     ln = -(torch.log(1 - heat) * heat**2 * neg * m).sum()
     npos = pos.sum().clamp(min=1.0)
@@ -135,7 +135,7 @@ def loss_fn(out, targets, mask):
     return (lp + ln) / npos + l1.sum() / npos
 
 
-def train(data: Patches, epochs: int, seed: int, log=print):
+def train(data: Patches, epochs: int, seed: int, log=print, cocked_weight: float = COCKED_WEIGHT):
     import torch
 
     torch.manual_seed(seed)
@@ -155,7 +155,7 @@ def train(data: Patches, epochs: int, seed: int, log=print):
             idx = np.sort(order[k * batch : (k + 1) * batch])
             x, t, m = augment(data.images[idx], data.targets[idx], data.mask[idx], rng)
             out = model(torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))))
-            loss = loss_fn(out, torch.from_numpy(t), torch.from_numpy(m))
+            loss = loss_fn(out, torch.from_numpy(t), torch.from_numpy(m), cocked_weight)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -206,6 +206,12 @@ def main(argv=None) -> int:
     p.add_argument(
         "--photoreal-per-frame", type=int, default=9, help="patches per rendered scene (few)"
     )
+    p.add_argument(
+        "--cocked-weight",
+        type=float,
+        default=COCKED_WEIGHT,
+        help="the focal loss's weight on cocked centres (5: det18, not kept)",
+    )
     p.add_argument("--out", type=Path, default=MODELS)
     args = p.parse_args(argv)
     t0 = time.time()
@@ -221,8 +227,10 @@ def main(argv=None) -> int:
         print(f"{len(rendered.images)} patches of rendered scenes", flush=True)
         data = joined([data, rendered])
     print(f"{len(data.images)} patches ({time.time() - t0:.0f} s)", flush=True)
-    model = train(data, args.epochs, args.seed, log=lambda s: print(s, flush=True))
+    model = train(data, args.epochs, args.seed, lambda s: print(s, flush=True), args.cocked_weight)
     figures = {"seed": args.seed, "patches": int(len(data.images))}
+    if args.cocked_weight != COCKED_WEIGHT:
+        figures["cocked_weight"] = args.cocked_weight
     if args.photoreal:
         figures |= {
             "photoreal": rendered_scenes(args.photoreal),
