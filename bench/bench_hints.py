@@ -13,10 +13,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from engine import bots, hints
-from engine.registry import new_game
+# the tree this script is in, not the one installed (a worktree measures its own models)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import bots, hints  # noqa: E402
+from engine.registry import new_game  # noqa: E402
 
 GAMES = {
     "knister": {},

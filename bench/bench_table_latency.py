@@ -26,17 +26,21 @@ import sys
 import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import uvicorn
 
-from kiosk.app import create_app
-from kiosk.camera_loop import CameraLoop
-from kiosk.config import load_config
-from kiosk.demo import DemoStats, resolve_check
-from kiosk.sim_hand import SimTableSource
-from kiosk.table import Table
+# the tree this script is in, not the one installed (a worktree measures its own models)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kiosk.app import create_app  # noqa: E402
+from kiosk.camera_loop import CameraLoop  # noqa: E402
+from kiosk.config import load_config  # noqa: E402
+from kiosk.demo import DemoStats, resolve_check  # noqa: E402
+from kiosk.sim_hand import SimTableSource  # noqa: E402
+from kiosk.table import Table  # noqa: E402
 
 
 def _port() -> int:

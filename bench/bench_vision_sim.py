@@ -15,11 +15,15 @@ import statistics
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import cv2
 
-import vision
-from vision.sim import SimCamera
+# the tree this script is in, not the one installed (a worktree measures its own models)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import vision  # noqa: E402
+from vision.sim import SimCamera  # noqa: E402
 
 KIND = {"strike": "strike", "knister": "pips", "detrak": "detrak"}
 
