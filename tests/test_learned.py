@@ -4,6 +4,7 @@ about as well as the benchmark says, ignores rotation, says "none" for the bare 
 from __future__ import annotations
 
 import json
+import re
 
 import cv2
 import numpy as np
@@ -33,7 +34,7 @@ HELD_OUT_SEED = 4242  # never used by training (2026, 2027, 2526, 2527) nor the 
 
 def test_model_is_there_small_and_loads_through_cv2_dnn():
     models = ONNX_PATH.parent
-    assert ONNX_PATH.stat().st_size < 2_000_000
+    assert all(f.stat().st_size < 2_000_000 for f in models.glob("*.onnx"))
     assert sum(f.stat().st_size for f in models.iterdir()) < 5_000_000  # issue 5's bound
     net = cv2.dnn.readNetFromONNX(str(ONNX_PATH))
     net.setInput(np.zeros((2, 3, 32, 32), np.float32))
@@ -126,19 +127,77 @@ def test_bad_input_says_what_was_expected():
         class_index("seven")
 
 
-def test_a_model_made_for_another_crop_is_refused(tmp_path, monkeypatch):
+@pytest.fixture
+def models_dir(tmp_path, monkeypatch):
+    """A models directory of our own, the committed default network linked into it."""
+    from vision.learned import runtime
+
+    for name in ("faces.onnx", "faces.json"):
+        (tmp_path / name).symlink_to(runtime.MODELS / name)
+    monkeypatch.setattr(runtime, "MODELS", tmp_path)
+    caches = (runtime._routes, runtime._meta, runtime._net)
+    for c in caches:
+        c.cache_clear()
+    yield tmp_path
+    for c in caches:
+        c.cache_clear()
+
+
+def test_a_model_made_for_another_crop_is_refused(models_dir):
     """The crop convention is part of the model: a network trained on wider crops would read
     the committed crops wrongly, and say nothing."""
     from vision.learned import runtime
 
-    meta = json.loads(runtime.META_PATH.read_text())
+    meta = json.loads((runtime.MODELS / "faces.json").read_text())
     meta["crop_factor"] = meta["crop_factor"] + 0.5
-    other = tmp_path / "faces.json"
-    other.write_text(json.dumps(meta))
-    monkeypatch.setattr(runtime, "META_PATH", other)
-    runtime._meta.cache_clear()
-    try:
-        with pytest.raises(ValueError, match="crops .* x the die: retrain"):
-            runtime._meta()
-    finally:
-        runtime._meta.cache_clear()
+    (models_dir / "faces.json").unlink()
+    (models_dir / "faces.json").write_text(json.dumps(meta))
+    with pytest.raises(ValueError, match="crops .* x the die: retrain"):
+        runtime._meta()
+    assert not available("pips")
+
+
+def test_a_route_gives_a_kind_its_own_network(models_dir):
+    """classifiers.json sends one kind to another network; the other kinds keep the default."""
+    from vision.learned import runtime
+
+    crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
+    before = {k: probabilities([crop], k)[0] for k in ("pips", "strike")}
+    meta = json.loads((models_dir / "faces.json").read_text())
+    meta["temperatures"]["pips"] *= 3  # the same weights, read three times less sharply
+    (models_dir / "other.onnx").symlink_to(models_dir / "faces.onnx")
+    (models_dir / "other.json").write_text(json.dumps(meta))
+    (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "other"}}))
+    runtime._routes.cache_clear()
+    assert runtime.model_for("pips") == "other" and runtime.model_for("strike") == "faces"
+    assert runtime.onnx_path("pips") == models_dir / "other.onnx"
+    after = {k: probabilities([crop], k)[0] for k in ("pips", "strike")}
+    assert after["pips"].max() < before["pips"].max() - 0.05
+    assert after["pips"].argmax() == before["pips"].argmax()
+    np.testing.assert_allclose(after["strike"], before["strike"], atol=1e-6)
+
+
+def test_a_route_to_a_missing_network_leaves_the_kind_unread(models_dir):
+    from vision.learned import runtime
+
+    (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"detrak": "gone"}}))
+    assert not available("detrak") and available("pips")
+    with pytest.raises(FileNotFoundError, match="gone.onnx is missing"):
+        runtime.logits([np.zeros((32, 32, 4), np.uint8)], "detrak")
+
+
+EXPECTED_ROUTES = re.escape('expected {"kinds": {kind: model file stem}}')
+
+
+@pytest.mark.parametrize(
+    "routes, message",
+    [
+        ({"kinds": {"pips": 3}}, EXPECTED_ROUTES),
+        ({"kind": {"pips": "faces"}}, EXPECTED_ROUTES),
+        ({"kinds": {"yahtzee": "faces"}}, "expected one of"),
+    ],
+)
+def test_a_garbled_route_file_says_what_it_expected(models_dir, routes, message):
+    (models_dir / "classifiers.json").write_text(json.dumps(routes))
+    with pytest.raises(ValueError, match=message):
+        available("pips")

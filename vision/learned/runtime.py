@@ -1,7 +1,7 @@
 """Running the face classifier with OpenCV's dnn module: no torch at run time.
 
 The network and its metadata (faces.json: classes, input size, per-kind temperatures) are loaded
-once and kept. A batch of crops goes through the network in one forward pass; each kind takes the
+once and kept; models/classifiers.json may route a kind to another network (`model_for`). A batch of crops goes through the network in one forward pass; each kind takes the
 softmax of its own faces plus "cocked" and "none" at its calibrated temperature, so a confidence
 of 0.9 or more was right at least 99 % of the time on held-out generated crops.
 """
@@ -20,52 +20,89 @@ from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .onnx_net import read_onnx
 
 MODELS = Path(__file__).parent / "models"
-ONNX_PATH = MODELS / "faces.onnx"
-META_PATH = MODELS / "faces.json"
+DEFAULT = "faces"  # the network that reads every kind no route names another for
+ROUTES = "classifiers.json"  # {"kinds": {kind: model stem}}: which network reads which kind
+ONNX_PATH = MODELS / f"{DEFAULT}.onnx"
+META_PATH = MODELS / f"{DEFAULT}.json"
 _lock = threading.Lock()  # a cv2.dnn.Net is not safe to run from two threads at once
 
 
-def available(kind: str) -> bool:
-    """True when the model file is there and knows this kind's faces."""
+def model_for(kind: str) -> str:
+    """The stem of the network that reads this kind (`<stem>.onnx`, `<stem>.json` in MODELS).
+
+    One network is trained over all three kinds, but networks trained on different data do not
+    read every kind alike: the one taught Blender renders as well (m18, session 16) read pips
+    and Strike dice better and Détrak symbols worse. A route lets each kind take the network
+    that reads it best, without a training that has to win at all three at once."""
     check_kind(kind)
-    if not (ONNX_PATH.exists() and META_PATH.exists()):
-        return False
+    return _routes().get(kind, DEFAULT)
+
+
+def onnx_path(kind: str) -> Path:
+    """The network file that reads this kind."""
+    return MODELS / f"{model_for(kind)}.onnx"
+
+
+@lru_cache(maxsize=1)
+def _routes() -> dict[str, str]:
+    path = MODELS / ROUTES
+    if not path.exists():
+        return {}
+    routes = json.loads(path.read_text()).get("kinds")
+    if not isinstance(routes, dict) or not all(
+        isinstance(stem, str) and stem for stem in routes.values()
+    ):
+        raise ValueError(f'{path}: expected {{"kinds": {{kind: model file stem}}}}, got {routes!r}')
+    for kind in routes:
+        check_kind(kind)
+    return routes
+
+
+def available(kind: str) -> bool:
+    """True when the kind's network and its metadata are there and know this kind's faces."""
+    stem = model_for(kind)  # a garbled route file is an error, not a missing model
     try:
-        return kind in _meta()["temperatures"]
+        if not (MODELS / f"{stem}.onnx").exists():
+            return False
+        return kind in _meta(stem)["temperatures"]
     except (OSError, ValueError, KeyError):
         return False
 
 
-@lru_cache(maxsize=1)
-def _meta() -> dict:
-    meta = json.loads(META_PATH.read_text())
+@lru_cache(maxsize=4)  # one per network: at most one per kind and the default
+def _meta(stem: str = DEFAULT) -> dict:
+    path = MODELS / f"{stem}.json"
+    meta = json.loads(path.read_text())
     classes = tuple(meta["classes"])
     made = (classes, meta["input"], meta.get("channels", 3), meta.get("crop_factor", 1.3))
     if made != (CLASSES, INPUT, CHANNELS, CROP_FACTOR):
         raise ValueError(
-            f"{META_PATH}: model made for classes {classes} at {made[1]} px, {made[2]} planes,"
+            f"{path}: model made for classes {classes} at {made[1]} px, {made[2]} planes,"
             f" crops {made[3]} x the die; expected {CLASSES} at {INPUT} px, {CHANNELS} planes,"
             f" crops {CROP_FACTOR} x the die: retrain (python -m vision.learned.train)"
         )
     return meta
 
 
-@lru_cache(maxsize=1)
-def _net():
-    if not ONNX_PATH.exists():
+@lru_cache(maxsize=4)  # one per network: at most one per kind and the default
+def _net(stem: str = DEFAULT):
+    path = MODELS / f"{stem}.onnx"
+    if not path.exists():
         raise FileNotFoundError(
-            f"{ONNX_PATH} is missing: train it with `python -m vision.learned.train`"
+            f"{path} is missing: train it with `python -m vision.learned.train`"
         )
-    return read_onnx(ONNX_PATH)
+    return read_onnx(path)
 
 
-def logits(crops: list[np.ndarray]) -> np.ndarray:
-    """Raw network outputs, N x len(CLASSES)."""
+def logits(crops: list[np.ndarray], kind: str | None = None) -> np.ndarray:
+    """Raw outputs of the network that reads `kind` (the default network without one),
+    N x len(CLASSES)."""
     if not len(crops):
         return np.zeros((0, len(CLASSES)), np.float32)
+    stem = DEFAULT if kind is None else model_for(kind)
     blob = to_input(crops)
     with _lock:
-        net = _net()
+        net = _net(stem)
         net.setInput(blob)
         out = net.forward()
     return np.asarray(out, np.float32).reshape(len(crops), len(CLASSES))
@@ -75,7 +112,8 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
     """N x (faces of the kind, "cocked", "none") calibrated probabilities, in kind_classes(kind)
     order."""
     check_kind(kind)
-    z = logits(crops)[:, kind_indices(kind)] / float(_meta()["temperatures"][kind])
+    stem = model_for(kind)
+    z = logits(crops, kind)[:, kind_indices(kind)] / float(_meta(stem)["temperatures"][kind])
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)

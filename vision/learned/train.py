@@ -28,8 +28,7 @@ from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synt
 from .network import build_model
 
 MODELS = Path(__file__).parent / "models"
-ONNX_NAME = "faces.onnx"
-META_NAME = "faces.json"
+NAME = "faces"  # the files written: <name>.onnx and <name>.json
 OPSET = 13
 DATA_SEED_STEP = 1000  # the seeds of further training sets (--data-sets)
 TARGET = 0.99  # a confidence >= 0.9 should be right at least this often
@@ -251,7 +250,7 @@ def recalibrate(a, hard: bool) -> int:
     def log(msg):
         print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
 
-    net = cv2.dnn.readNetFromONNX(str(a.out / ONNX_NAME))
+    net = cv2.dnn.readNetFromONNX(str(a.out / f"{a.name}.onnx"))
 
     def logits_fn(blob):
         out = []
@@ -261,10 +260,10 @@ def recalibrate(a, hard: bool) -> int:
         return np.concatenate(out)
 
     temps, stats = calibrate(logits_fn, a, hard, log)
-    meta = json.loads((a.out / META_NAME).read_text())
+    meta = json.loads((a.out / f"{a.name}.json").read_text())
     meta.update(temperatures=temps, calibration=stats)
-    (a.out / META_NAME).write_text(json.dumps(meta, indent=1) + "\n")
-    log(f"wrote the temperatures into {a.out / META_NAME}")
+    (a.out / f"{a.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    log(f"wrote the temperatures into {a.out}/{a.name}.json")
     return 0
 
 
@@ -306,6 +305,12 @@ def main(argv=None) -> int:
         help="3x3 layers before the first pooling (2: m14, committed; 1: m10, sessions 6-10)",
     )
     p.add_argument("--out", type=Path, default=MODELS)
+    p.add_argument(
+        "--name",
+        default=NAME,
+        help="file stem (faces-photoreal: the network models/classifiers.json routes pips and"
+        " Strike to)",
+    )
     p.add_argument(
         "--recalibrate",
         action="store_true",
@@ -363,7 +368,7 @@ def main(argv=None) -> int:
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
     a.out.mkdir(parents=True, exist_ok=True)
-    export(model, a.out / ONNX_NAME)
+    export(model, a.out / f"{a.name}.onnx")
     meta = {
         "classes": [c if isinstance(c, str) else int(c) for c in CLASSES],
         "input": INPUT,
@@ -388,8 +393,9 @@ def main(argv=None) -> int:
             "opset": OPSET,
         },
     }
-    (a.out / META_NAME).write_text(json.dumps(meta, indent=1) + "\n")
-    log(f"wrote {a.out / ONNX_NAME} ({(a.out / ONNX_NAME).stat().st_size} bytes) and {META_NAME}")
+    (a.out / f"{a.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
+    size = (a.out / f"{a.name}.onnx").stat().st_size
+    log(f"wrote {a.out}/{a.name}.onnx ({size} bytes) and {a.name}.json")
     return 0
 
 
