@@ -10,9 +10,10 @@ import pytest
 
 from vision.learned.classes import CLASSES, class_index, kind_indices
 from vision.learned.crops import FAR, INPUT
-from vision.learned.data import FOCUS, TURN, crops_at_finds, jittered, synth_crops
+from vision.learned.data import FOCUS, TURN, CropSet, crops_at_finds, jittered, synth_crops
 from vision.learned.detector import Found
 from vision.learned.train import MIN_SURE_SHARE, TARGET, fit_temperature
+from vision.learned.train import main as train_main
 
 
 def _find(x, y, size=30.0):
@@ -120,3 +121,23 @@ def test_the_model_records_how_many_rendered_scenes_of_each_kind_it_learned_from
     here = Path(__file__).parent / "photoreal"
     assert rendered_scenes([here]) == {str(here): {"detrak": 1, "pips": 1, "strike": 1}}
     assert rendered_scenes([tmp_path]) == {}
+
+
+def test_a_network_for_one_kind_learns_from_that_kind_alone():
+    """`train.py --kinds detrak`: the crops of the other kinds are left out, the kind's own
+    (its faces, "cocked" and "none") all kept, in order."""
+    data = CropSet()
+    for kind, label in [("pips", 3), ("detrak", 9), ("strike", 13), ("detrak", 14)]:
+        data.add(np.full((INPUT, INPUT, 4), label, np.uint8), label, {"kind": kind})
+    only = data.only(("detrak",))
+    assert only.labels == [9, 14] and [t["kind"] for t in only.tags] == ["detrak", "detrak"]
+    assert [int(i[0, 0, 0]) for i in only.images] == [9, 14]
+    assert len(data) == 4  # the full set is untouched
+
+
+def test_train_refuses_an_unknown_kind_and_says_which_it_knows(capsys):
+    with pytest.raises(SystemExit):
+        train_main(["--kinds", "pips,yahtzee"])
+    assert (
+        "expected kinds among pips, strike, detrak, got 'pips,yahtzee'" in capsys.readouterr().err
+    )

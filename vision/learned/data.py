@@ -54,6 +54,14 @@ class CropSet:
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         return np.stack(self.images), np.asarray(self.labels, np.int64)
 
+    def only(self, kinds) -> CropSet:
+        """The crops of these dice kinds: a network for one kind learns from its dice alone."""
+        out = CropSet()
+        for image, label, tags in zip(self.images, self.labels, self.tags, strict=True):
+            if tags["kind"] in kinds:
+                out.add(image, label, tags)
+        return out
+
     def __len__(self) -> int:
         return len(self.labels)
 

@@ -230,10 +230,13 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
     """A temperature per kind, fitted on separately generated crops (seed + 500)."""
     log("calibration crops")
     calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard)
+    calib = calib.only(a.kinds)
     c_images, c_labels = calib.arrays()
     c_logits = logits_fn(to_input(list(c_images)))
     temps, stats = {}, {}
     for kind, mask in kind_masks(calib.tags).items():
+        if kind not in a.kinds:
+            continue  # a network for other kinds: no temperature, so it reads none of this one
         temps[kind], stats[kind] = fit_temperature(c_logits[mask], c_labels[mask], kind)
         log(f"  {kind}: {stats[kind]}")
     return temps, stats
@@ -265,6 +268,14 @@ def recalibrate(a, hard: bool) -> int:
     (a.out / f"{a.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     log(f"wrote the temperatures into {a.out}/{a.name}.json")
     return 0
+
+
+def _kinds(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    bad = [k for k in kinds if k not in KINDS]
+    if bad or not kinds:
+        raise argparse.ArgumentTypeError(f"expected kinds among {', '.join(KINDS)}, got {text!r}")
+    return kinds
 
 
 def main(argv=None) -> int:
@@ -316,6 +327,13 @@ def main(argv=None) -> int:
         action="store_true",
         help="only fit the temperatures again, for the network already in --out (no torch)",
     )
+    p.add_argument(
+        "--kinds",
+        type=_kinds,
+        default=KINDS,
+        help="comma-separated dice kinds the network learns (default all; one kind: a network"
+        " for models/classifiers.json to route that kind to)",
+    )
     a = p.parse_args(argv)
     hard = not a.no_hard
     if hard:
@@ -362,6 +380,8 @@ def main(argv=None) -> int:
         part = photoreal_crops(a.photoreal, a.seed, a.per_die * w, a.cocked_crops * w, hard)
         log(f"  photoreal: {len(part)} crops {class_counts(part.labels)}")
         data.extend(part)
+    if set(a.kinds) != set(KINDS):
+        data = data.only(a.kinds)
     x, labels = inputs(data)
     log(f"{len(labels)} training crops {class_counts(labels)}")
     model = train(build_model(a.full_res_layers), x, labels, data.tags, a.epochs, a.seed, log)
@@ -382,6 +402,7 @@ def main(argv=None) -> int:
             "sim_tables_per_kind": a.sim_tables,
             "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
             "data_sets": a.data_sets,
+            "kinds": list(a.kinds),
             "full_res_layers": a.full_res_layers,
             "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
