@@ -35,6 +35,7 @@ HELD_OUT_SEED = 4242  # never used by training (2026, 2027, 2526, 2527) nor the 
 def test_model_is_there_small_and_loads_through_cv2_dnn():
     models = ONNX_PATH.parent
     assert all(f.stat().st_size < 2_000_000 for f in models.glob("*.onnx"))
+    assert all(available(k) for k in KIND_FACES)  # every kind's route leads to a network
     assert sum(f.stat().st_size for f in models.iterdir()) < 5_000_000  # issue 5's bound
     net = cv2.dnn.readNetFromONNX(str(ONNX_PATH))
     net.setInput(np.zeros((2, 3, 32, 32), np.float32))
