@@ -44,9 +44,10 @@ def make_data(
     cocked: int = 1,
     hard=False,
     focus_scenes: int = 0,
+    kinds=KINDS,
 ) -> CropSet:
     data = CropSet()
-    for kind in KINDS:
+    for kind in kinds:
         t = time.time()
         # Cocked dice are few and hard (their top face shows, foreshortened): several crops each,
         # now that they have their own class (as "none" more crops cost flat dice: docs).
@@ -229,8 +230,9 @@ def export(model, path: Path) -> None:
 def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
     """A temperature per kind, fitted on separately generated crops (seed + 500)."""
     log("calibration crops")
-    calib = make_data(a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard)
-    calib = calib.only(a.kinds)
+    calib = make_data(
+        a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard, kinds=a.kinds
+    )
     c_images, c_labels = calib.arrays()
     c_logits = logits_fn(to_input(list(c_images)))
     temps, stats = {}, {}
@@ -372,6 +374,7 @@ def main(argv=None) -> int:
                     a.cocked_crops,
                     hard,
                     a.focus_scenes,
+                    a.kinds,
                 ),
             )
         )
