@@ -102,7 +102,9 @@ def main(argv=None) -> int:
     p.add_argument("--exact", action="store_true", help="crops exactly on the truth (no jitter)")
     p.add_argument("--json", type=Path, help="also write the figures there")
     a = p.parse_args(argv)
-    missing = [str(runtime.onnx_path(k)) for k in KINDS if not runtime.available(k)]
+    missing = [
+        str(path) for k in KINDS if not runtime.available(k) for path in runtime.onnx_paths(k)
+    ]
     if missing:
         print(
             f"no model at {', '.join(missing)}: run python -m vision.learned.train", file=sys.stderr
@@ -110,14 +112,14 @@ def main(argv=None) -> int:
         return 1
     report: dict = {"kinds": {}}
     for kind in KINDS:
-        path = runtime.onnx_path(kind)
-        print(f"{kind}: model {path.name}, {path.stat().st_size / 1024:.0f} KiB")
+        for path in runtime.onnx_paths(kind):
+            print(f"{kind}: model {path.name}, {path.stat().st_size / 1024:.0f} KiB")
     for kind in KINDS:
         t = time.time()
         data = held_out(kind, a.scenes, a.sim_tables, a.seed, a.exact)
         table = score(data, kind)
         images, _ = data.arrays()
-        table["model"] = runtime.model_for(kind)
+        table["models"] = list(runtime.models_for(kind))
         table["timing"] = [timing(list(images), kind, b, 30) for b in (1, 8, 32)]
         report["kinds"][kind] = table
         print(f"\n{kind}: {len(data)} held-out crops ({time.time() - t:.0f} s)")

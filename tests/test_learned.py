@@ -170,24 +170,42 @@ def test_a_route_gives_a_kind_its_own_network(models_dir):
     (models_dir / "other.json").write_text(json.dumps(meta))
     (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "other"}}))
     runtime._routes.cache_clear()
-    assert runtime.model_for("pips") == "other" and runtime.model_for("strike") == "faces"
-    assert runtime.onnx_path("pips") == models_dir / "other.onnx"
+    assert runtime.models_for("pips") == ("other",) and runtime.models_for("strike") == ("faces",)
+    assert runtime.onnx_paths("pips") == [models_dir / "other.onnx"]
     after = {k: probabilities([crop], k)[0] for k in ("pips", "strike")}
     assert after["pips"].max() < before["pips"].max() - 0.05
     assert after["pips"].argmax() == before["pips"].argmax()
     np.testing.assert_allclose(after["strike"], before["strike"], atol=1e-6)
 
 
-def test_a_route_to_a_missing_network_leaves_the_kind_unread(models_dir):
+def test_a_route_to_two_networks_reads_with_the_mean_of_both(models_dir):
     from vision.learned import runtime
 
+    crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
+    sharp = probabilities([crop], "pips")[0]
+    meta = json.loads((models_dir / "faces.json").read_text())
+    meta["temperatures"]["pips"] *= 3
+    (models_dir / "soft.onnx").symlink_to(models_dir / "faces.onnx")
+    (models_dir / "soft.json").write_text(json.dumps(meta))
+    routes = {"kinds": {"pips": ["faces", "soft"]}}
+    (models_dir / "classifiers.json").write_text(json.dumps(routes))
+    runtime._routes.cache_clear()
+    assert runtime.models_for("pips") == ("faces", "soft")
+    both = probabilities([crop], "pips")[0]
+    (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "soft"}}))
+    runtime._routes.cache_clear()
+    np.testing.assert_allclose(both, (sharp + probabilities([crop], "pips")[0]) / 2, atol=1e-6)
+    assert available("pips")
+
+
+def test_a_route_to_a_missing_network_leaves_the_kind_unread(models_dir):
     (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"detrak": "gone"}}))
     assert not available("detrak") and available("pips")
     with pytest.raises(FileNotFoundError, match="gone.onnx is missing"):
-        runtime.logits([np.zeros((32, 32, 4), np.uint8)], "detrak")
+        probabilities([np.zeros((32, 32, 4), np.uint8)], "detrak")
 
 
-EXPECTED_ROUTES = re.escape('expected {"kinds": {kind: model file stem}}')
+EXPECTED_ROUTES = re.escape('expected {"kinds": {kind: model file stem, or a list of them}}')
 
 
 @pytest.mark.parametrize(
@@ -196,6 +214,8 @@ EXPECTED_ROUTES = re.escape('expected {"kinds": {kind: model file stem}}')
         ({"kinds": {"pips": 3}}, EXPECTED_ROUTES),
         ({"kind": {"pips": "faces"}}, EXPECTED_ROUTES),
         ({"kinds": {"yahtzee": "faces"}}, "expected one of"),
+        ({"kinds": {"pips": []}}, EXPECTED_ROUTES),
+        ({"kinds": {"pips": ["faces", ""]}}, EXPECTED_ROUTES),
     ],
 )
 def test_a_garbled_route_file_says_what_it_expected(models_dir, routes, message):

@@ -1,7 +1,7 @@
 """Running the face classifier with OpenCV's dnn module: no torch at run time.
 
 The network and its metadata (faces.json: classes, input size, per-kind temperatures) are loaded
-once and kept; models/classifiers.json may route a kind to another network (`model_for`). A batch of crops goes through the network in one forward pass; each kind takes the
+once and kept; models/classifiers.json may route a kind to other networks (`models_for`). A batch of crops goes through the network in one forward pass; each kind takes the
 softmax of its own faces plus "cocked" and "none" at its calibrated temperature, so a confidence
 of 0.9 or more was right at least 99 % of the time on held-out generated crops.
 """
@@ -27,44 +27,52 @@ META_PATH = MODELS / f"{DEFAULT}.json"
 _lock = threading.Lock()  # a cv2.dnn.Net is not safe to run from two threads at once
 
 
-def model_for(kind: str) -> str:
-    """The stem of the network that reads this kind (`<stem>.onnx`, `<stem>.json` in MODELS).
+def models_for(kind: str) -> tuple[str, ...]:
+    """The stems of the networks that read this kind (`<stem>.onnx`, `<stem>.json` in MODELS).
 
     One network is trained over all three kinds, but networks trained on different data do not
     read every kind alike: the one taught Blender renders as well (m18, session 16) read pips
     and Strike dice better and Détrak symbols worse. A route lets each kind take the network
-    that reads it best, without a training that has to win at all three at once."""
+    that reads it best, without a training that has to win at all three at once; a route to
+    several networks reads the kind with all of them (`probabilities`)."""
     check_kind(kind)
-    return _routes().get(kind, DEFAULT)
+    return _routes().get(kind, (DEFAULT,))
 
 
-def onnx_path(kind: str) -> Path:
-    """The network file that reads this kind."""
-    return MODELS / f"{model_for(kind)}.onnx"
+def onnx_paths(kind: str) -> list[Path]:
+    """The network files that read this kind."""
+    return [MODELS / f"{stem}.onnx" for stem in models_for(kind)]
 
 
 @lru_cache(maxsize=1)
-def _routes() -> dict[str, str]:
+def _routes() -> dict[str, tuple[str, ...]]:
     path = MODELS / ROUTES
     if not path.exists():
         return {}
     routes = json.loads(path.read_text()).get("kinds")
-    if not isinstance(routes, dict) or not all(
-        isinstance(stem, str) and stem for stem in routes.values()
-    ):
-        raise ValueError(f'{path}: expected {{"kinds": {{kind: model file stem}}}}, got {routes!r}')
-    for kind in routes:
+    expected = f'{path}: expected {{"kinds": {{kind: model file stem, or a list of them}}}}'
+    if not isinstance(routes, dict):
+        raise ValueError(f"{expected}, got {routes!r}")
+    out = {}
+    for kind, stems in routes.items():
         check_kind(kind)
-    return routes
+        stems = (stems,) if isinstance(stems, str) else stems
+        if not (isinstance(stems, (list, tuple)) and stems):
+            raise ValueError(f"{expected}, got {kind!r}: {stems!r}")
+        if not all(isinstance(stem, str) and stem for stem in stems):
+            raise ValueError(f"{expected}, got {kind!r}: {stems!r}")
+        out[kind] = tuple(stems)
+    return out
 
 
 def available(kind: str) -> bool:
-    """True when the kind's network and its metadata are there and know this kind's faces."""
-    stem = model_for(kind)  # a garbled route file is an error, not a missing model
+    """True when the kind's networks and their metadata are there and know this kind's faces."""
+    stems = models_for(kind)  # a garbled route file is an error, not a missing model
     try:
-        if not (MODELS / f"{stem}.onnx").exists():
-            return False
-        return kind in _meta(stem)["temperatures"]
+        return all(
+            (MODELS / f"{stem}.onnx").exists() and kind in _meta(stem)["temperatures"]
+            for stem in stems
+        )
     except (OSError, ValueError, KeyError):
         return False
 
@@ -94,12 +102,10 @@ def _net(stem: str = DEFAULT):
     return read_onnx(path)
 
 
-def logits(crops: list[np.ndarray], kind: str | None = None) -> np.ndarray:
-    """Raw outputs of the network that reads `kind` (the default network without one),
-    N x len(CLASSES)."""
+def logits(crops: list[np.ndarray], stem: str = DEFAULT) -> np.ndarray:
+    """Raw outputs of one network, N x len(CLASSES)."""
     if not len(crops):
         return np.zeros((0, len(CLASSES)), np.float32)
-    stem = DEFAULT if kind is None else model_for(kind)
     blob = to_input(crops)
     with _lock:
         net = _net(stem)
@@ -110,13 +116,16 @@ def logits(crops: list[np.ndarray], kind: str | None = None) -> np.ndarray:
 
 def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
     """N x (faces of the kind, "cocked", "none") calibrated probabilities, in kind_classes(kind)
-    order."""
-    check_kind(kind)
-    stem = model_for(kind)
-    z = logits(crops, kind)[:, kind_indices(kind)] / float(_meta(stem)["temperatures"][kind])
-    z -= z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    order. With several networks on the kind's route, the mean of their probabilities, each at
+    its own temperature: networks taught on different data err on different crops, and a face
+    stays sure only where they agree (session 17: Détrak face errors 273 -> 246)."""
+    out = []
+    for stem in models_for(kind):
+        z = logits(crops, stem)[:, kind_indices(kind)] / float(_meta(stem)["temperatures"][kind])
+        z -= z.max(axis=1, keepdims=True)
+        e = np.exp(z)
+        out.append(e / e.sum(axis=1, keepdims=True))
+    return np.mean(out, axis=0)
 
 
 def classify_faces(crops: list[np.ndarray], kind: str) -> list[tuple[object, float]]:
