@@ -118,7 +118,8 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
     """N x (faces of the kind, "cocked", "none") calibrated probabilities, in kind_classes(kind)
     order. With several networks on the kind's route, the mean of their probabilities, each at
     its own temperature: networks taught on different data err on different crops, and a face
-    stays sure only where they agree (session 17: Détrak face errors 273 -> 246)."""
+    stays sure only where they agree. (Session 17 measured it, m14 and m18 on Détrak dice: face
+    errors 273 -> 246; no route uses it yet, for its time and its confidence: docs/vision.md.)"""
     out = []
     for stem in models_for(kind):
         z = logits(crops, stem)[:, kind_indices(kind)] / float(_meta(stem)["temperatures"][kind])
