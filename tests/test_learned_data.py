@@ -12,7 +12,7 @@ from vision.learned.classes import CLASSES, class_index, kind_indices
 from vision.learned.crops import FAR, INPUT
 from vision.learned.data import FOCUS, TURN, CropSet, crops_at_finds, jittered, synth_crops
 from vision.learned.detector import Found
-from vision.learned.train import MIN_SURE_SHARE, TARGET, fit_temperature
+from vision.learned.temperature import MIN_SURE_SHARE, TARGET, fit_temperature
 from vision.learned.train import main as train_main
 
 
