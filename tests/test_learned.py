@@ -178,7 +178,10 @@ def test_a_route_gives_a_kind_its_own_network(models_dir):
     np.testing.assert_allclose(after["strike"], before["strike"], atol=1e-6)
 
 
-def test_a_route_to_two_networks_reads_with_the_mean_of_both(models_dir):
+def test_a_route_to_two_networks_reads_doubtful_crops_with_the_mean_of_both(
+    models_dir, monkeypatch
+):
+    """The first network alone where it is sure; the mean of both where it is not."""
     from vision.learned import runtime
 
     crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
@@ -187,15 +190,18 @@ def test_a_route_to_two_networks_reads_with_the_mean_of_both(models_dir):
     meta["temperatures"]["pips"] *= 3
     (models_dir / "soft.onnx").symlink_to(models_dir / "faces.onnx")
     (models_dir / "soft.json").write_text(json.dumps(meta))
+    (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "soft"}}))
+    runtime._routes.cache_clear()
+    soft = probabilities([crop], "pips")[0]
     routes = {"kinds": {"pips": ["faces", "soft"]}}
     (models_dir / "classifiers.json").write_text(json.dumps(routes))
     runtime._routes.cache_clear()
-    assert runtime.models_for("pips") == ("faces", "soft")
-    both = probabilities([crop], "pips")[0]
-    (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "soft"}}))
-    runtime._routes.cache_clear()
-    np.testing.assert_allclose(both, (sharp + probabilities([crop], "pips")[0]) / 2, atol=1e-6)
-    assert available("pips")
+    assert runtime.models_for("pips") == ("faces", "soft") and available("pips")
+    monkeypatch.setattr(runtime, "SURE_ALONE", sharp.max() + 1e-3)  # the crop is doubtful
+    np.testing.assert_allclose(probabilities([crop], "pips")[0], (sharp + soft) / 2, atol=1e-6)
+    monkeypatch.setattr(runtime, "SURE_ALONE", sharp.max() - 1e-3)  # the first is sure enough
+    np.testing.assert_allclose(probabilities([crop], "pips")[0], sharp, atol=1e-6)
+    assert abs(soft.max() - sharp.max()) > 0.05  # (so the two cases differ)
 
 
 def test_a_route_to_a_missing_network_leaves_the_kind_unread(models_dir):
