@@ -1,9 +1,10 @@
 """Running the face classifier with OpenCV's dnn module: no torch at run time.
 
 The network and its metadata (faces.json: classes, input size, per-kind temperatures) are loaded
-once and kept; models/classifiers.json may route a kind to other networks (`models_for`). A batch of crops goes through the network in one forward pass; each kind takes the
-softmax of its own faces plus "cocked" and "none" at its calibrated temperature, so a confidence
-of 0.9 or more was right at least 99 % of the time on held-out generated crops.
+once and kept; models/classifiers.json may route a kind to other networks (`models_for`). A
+batch of crops goes through a network in one forward pass; each kind takes the softmax of its
+own faces plus "cocked" and "none" at its calibrated temperature, so a confidence of 0.9 or more
+was right at least 99 % of the time on held-out generated crops.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .onnx_net import read_onnx
 
 MODELS = Path(__file__).parent / "models"
 DEFAULT = "faces"  # the network that reads every kind no route names another for
-ROUTES = "classifiers.json"  # {"kinds": {kind: model stem}}: which network reads which kind
+ROUTES = "classifiers.json"  # {"kinds": {kind: stem or [stems]}}: which networks read a kind
 ONNX_PATH = MODELS / f"{DEFAULT}.onnx"
 META_PATH = MODELS / f"{DEFAULT}.json"
 SURE_ALONE = 0.98  # a crop the first network reads this sure is not shown to the others
@@ -57,10 +58,12 @@ def _routes() -> dict[str, tuple[str, ...]]:
     out = {}
     for kind, stems in routes.items():
         check_kind(kind)
-        stems = (stems,) if isinstance(stems, str) else stems
-        if not (isinstance(stems, (list, tuple)) and stems):
-            raise ValueError(f"{expected}, got {kind!r}: {stems!r}")
-        if not all(isinstance(stem, str) and stem for stem in stems):
+        stems = [stems] if isinstance(stems, str) else stems
+        if (
+            not isinstance(stems, list)
+            or not stems
+            or not all(isinstance(x, str) and x for x in stems)
+        ):
             raise ValueError(f"{expected}, got {kind!r}: {stems!r}")
         out[kind] = tuple(stems)
     return out
