@@ -186,9 +186,9 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
     c_images, c_labels = calib.arrays()
     c_logits = logits_fn(to_input(list(c_images)))
     temps, stats = {}, {}
-    for kind, mask in kind_masks(calib.tags).items():
-        if kind not in a.kinds:
-            continue  # a network for other kinds: no temperature, so it reads none of this one
+    masks = kind_masks(calib.tags)
+    for kind in a.kinds:  # no temperature for another kind: the network will not read it
+        mask = masks[kind]
         temps[kind], stats[kind] = fit_temperature(c_logits[mask], c_labels[mask], kind)
         log(f"  {kind}: {stats[kind]}")
     return temps, stats
