@@ -228,3 +228,52 @@ def test_a_garbled_route_file_says_what_it_expected(models_dir, routes, message)
     (models_dir / "classifiers.json").write_text(json.dumps(routes))
     with pytest.raises(ValueError, match=message):
         available("pips")
+
+
+def _mixed_crops():
+    """Crops of faces of all three kinds, some clear and some dimmed into doubt."""
+    from vision.learned.data import CropSet
+
+    data = CropSet()
+    for kind, faces, die, marks in (
+        ("pips", (1, 3, 5), "white", "black"),
+        ("strike", ("X", 2, 6), "black", "white"),
+        ("detrak", ("hash", "circle", "cross"), "yellow", "black"),
+    ):
+        for face in faces:
+            for contrast in (1.0, 0.25):
+                img = _on_table(face_patch(face, 40, die, marks)).astype(np.float32)
+                img = (img - 128) * contrast + 128
+                crop = crop_die(img.astype(np.uint8), 31.5, 31.5, 40)
+                data.add(crop, class_index(face), {"kind": kind})
+    return data
+
+
+def test_doubted_crops_are_those_a_network_gives_less_than_the_line(models_dir):
+    """What a second-opinion network learns: each crop judged at its own kind's softmax, and a
+    crop doubted by any of the networks named."""
+    from vision.learned.doubt import doubted, only_doubted
+
+    data = _mixed_crops()
+    top = np.array(
+        [
+            probabilities([c], t["kind"])[0].max()
+            for c, t in zip(data.images, data.tags, strict=True)
+        ]
+    )
+    below = float(np.median(top))
+    mask = doubted(data, ("faces",), below)
+    np.testing.assert_array_equal(mask, top < below)
+    assert 0 < mask.sum() < len(data)
+    meta = json.loads((models_dir / "faces.json").read_text())
+    meta["temperatures"] = {k: t * 4 for k, t in meta["temperatures"].items()}
+    (models_dir / "soft.onnx").symlink_to(models_dir / "faces.onnx")
+    (models_dir / "soft.json").write_text(json.dumps(meta))
+    both = doubted(data, ("faces", "soft"), below)
+    assert (both >= mask).all() and both.sum() > mask.sum()  # read less sharply: more doubt
+    kept = only_doubted(data, ("faces",), below, log=lambda msg: None)
+    assert kept.labels == [v for v, m in zip(data.labels, mask, strict=True) if m]
+    assert [t["kind"] for t in kept.tags] == [
+        t["kind"] for t, m in zip(data.tags, mask, strict=True) if m
+    ]
+    assert only_doubted(data, (), below, log=print) is data  # no networks named: every crop

@@ -7,7 +7,7 @@ from .classes import CLASSES
 from .crops import CHANNELS
 
 
-def build_model(full_res_layers: int = 2):
+def build_model(full_res_layers: int = 2, width: float = 1.0):
     import torch.nn as nn
 
     def block(cin, cout):
@@ -17,22 +17,25 @@ def build_model(full_res_layers: int = 2):
     # pooling: a cocked die's narrow side strip, a small symbol's strokes a pixel or two wide),
     # then width where the die's parts are put together (16 x 16 and below): 296 k parameters,
     # 13.4 M multiply-adds a crop. m10 (sessions 6-10) had one: 294 k, 11 M.
-    first = block(CHANNELS, 16)
+    # `width` scales every layer's channels: a network that reads only the crops the others
+    # doubt (doubt.py) reads a few crops a frame, and can afford more (1.5: 2.25 times the work).
+    c1, c2, c3, c4 = (round(c * width) for c in (16, 32, 64, 128))
+    first = block(CHANNELS, c1)
     for _ in range(full_res_layers - 1):
-        first += block(16, 16)
+        first += block(c1, c1)
     return nn.Sequential(
         *first,
         nn.MaxPool2d(2),
-        *block(16, 32),
-        *block(32, 32),
+        *block(c1, c2),
+        *block(c2, c2),
         nn.MaxPool2d(2),
-        *block(32, 64),
-        *block(64, 64),
+        *block(c2, c3),
+        *block(c3, c3),
         nn.MaxPool2d(2),
-        *block(64, 128),
-        *block(128, 128),
+        *block(c3, c4),
+        *block(c4, c4),
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.1),
-        nn.Linear(128, len(CLASSES)),
+        nn.Linear(c4, len(CLASSES)),
     )

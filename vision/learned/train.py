@@ -25,6 +25,7 @@ from vision.photoreal.truth import add_scenes_option, rendered_scenes
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synth_crops
+from .doubt import only_doubted
 from .network import build_model
 from .temperature import fit_temperature
 
@@ -183,6 +184,7 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
     calib = make_data(
         a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard, kinds=a.kinds
     )
+    calib = only_doubted(calib, a.doubted_by, a.doubt_below, log)  # what it will be shown
     c_images, c_labels = calib.arrays()
     c_logits = logits_fn(to_input(list(c_images)))
     temps, stats = {}, {}
@@ -220,6 +222,10 @@ def recalibrate(a, hard: bool) -> int:
     (a.out / f"{a.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
     log(f"wrote the temperatures into {a.out}/{a.name}.json")
     return 0
+
+
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in text.split(",") if s.strip())
 
 
 def _kinds(text: str) -> tuple[str, ...]:
@@ -267,6 +273,17 @@ def main(argv=None) -> int:
         default=2,
         help="3x3 layers before the first pooling (2: m14, committed; 1: m10, sessions 6-10)",
     )
+    p.add_argument(
+        "--width", type=float, default=1.0, help="the layers' channels, times m14's (network.py)"
+    )
+    p.add_argument(
+        "--doubted-by",
+        type=_stems,
+        default=(),
+        help="comma-separated stems of networks in models/: learn only the crops one of them"
+        " gives under --doubt-below (a route's second opinion: doubt.py)",
+    )
+    p.add_argument("--doubt-below", type=float, default=0.995)
     p.add_argument("--out", type=Path, default=MODELS)
     p.add_argument(
         "--name",
@@ -335,9 +352,12 @@ def main(argv=None) -> int:
         data.extend(part)
     if set(a.kinds) != set(KINDS):
         data = data.only(a.kinds)
+    data = only_doubted(data, a.doubted_by, a.doubt_below, log)
     x, labels = inputs(data)
     log(f"{len(labels)} training crops {class_counts(labels)}")
-    model = train(build_model(a.full_res_layers), x, labels, data.tags, a.epochs, a.seed, log)
+    model = train(
+        build_model(a.full_res_layers, a.width), x, labels, data.tags, a.epochs, a.seed, log
+    )
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
     a.out.mkdir(parents=True, exist_ok=True)
@@ -357,6 +377,9 @@ def main(argv=None) -> int:
             "data_sets": a.data_sets,
             "kinds": list(a.kinds),
             "full_res_layers": a.full_res_layers,
+            "width": a.width,
+            "doubted_by": list(a.doubted_by),
+            "doubt_below": a.doubt_below if a.doubted_by else None,
             "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
             "crops": int(len(labels)),

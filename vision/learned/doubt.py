@@ -1,0 +1,47 @@
+"""The crops the committed networks doubt: what a second-opinion network learns from.
+
+A route's later networks read only the crops its first network gives less than
+runtime.SURE_ALONE (vision/learned/runtime.py). Those are a fifth of a kind's crops at most, and
+every error the reader makes is among them: a network that reads only them can spend all its
+weights there, and may be wider than one that must read every crop of a frame in time. It
+learns from the training crops the committed networks give less than `below` (a looser line
+than SURE_ALONE: the networks are surer of the crops they were taught than of new ones).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import runtime
+from .data import CropSet
+
+CHUNK = 2000  # crops a forward pass (a blob of 33 MB)
+
+
+def doubted(data: CropSet, stems, below: float) -> np.ndarray:
+    """A mask over `data`: the crops that at least one of the networks `stems` (files in the
+    runtime's models directory, run by cv2.dnn as the reader runs them) gives a top probability
+    under `below`, each network at its own temperature for the crop's kind."""
+    kinds = np.array([t["kind"] for t in data.tags])
+    out = np.zeros(len(data), bool)
+    for start in range(0, len(data), CHUNK):
+        crops = data.images[start : start + CHUNK]
+        for kind in set(kinds[start : start + CHUNK]):
+            rows = np.flatnonzero(kinds[start : start + CHUNK] == kind)
+            few = [crops[i] for i in rows]
+            for stem in stems:
+                p = runtime._calibrated(few, kind, stem)
+                out[start + rows] |= p.max(axis=1) < below
+    return out
+
+
+def only_doubted(data: CropSet, stems, below: float, log) -> CropSet:
+    """The crops of `data` one of the networks `stems` doubts; all of them with no stems."""
+    if not stems:
+        return data
+    mask = doubted(data, stems, below)
+    log(f"  {int(mask.sum())} of {len(data)} crops doubted by {', '.join(stems)}")
+    out = CropSet()
+    for i in np.flatnonzero(mask):
+        out.add(data.images[i], data.labels[i], data.tags[i])
+    return out
