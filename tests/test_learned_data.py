@@ -3,6 +3,7 @@ each crop is taught, and a calibration that never makes every crop unsure."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -141,3 +142,23 @@ def test_train_refuses_an_unknown_kind_and_says_which_it_knows(capsys):
     assert (
         "expected kinds among pips, strike, detrak, got 'pips,yahtzee'" in capsys.readouterr().err
     )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["--doubted-by", "faces", "--doubt-below", "1.5"],
+            "--doubt-below: expected a probability",
+        ),
+        (["--doubted-by", "faces", "--doubt-below", "0"], "--doubt-below: expected a probability"),
+        (["--doubted-by", "faces,nowhere"], "--doubted-by: expected networks in .*nowhere missing"),
+        (["--width", "0"], "--width: expected a positive factor, got 0.0"),
+    ],
+)
+def test_train_refuses_doubt_options_it_cannot_keep_before_making_crops(capsys, args, message):
+    """A line that keeps every crop (or none), or a network that is not there, would be found
+    only after the crops were made: minutes later, or an hour."""
+    with pytest.raises(SystemExit):
+        train_main(args)
+    assert re.search(message, capsys.readouterr().err)

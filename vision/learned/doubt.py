@@ -18,6 +18,20 @@ from .data import CropSet
 CHUNK = 2000  # crops a forward pass (a blob of 33 MB)
 
 
+def problem(stems, below: float, width: float = 1.0) -> str | None:
+    """What is wrong with these training options, said before any crop is made: a line that
+    keeps every crop or none, a network that is not there to doubt, a network with no
+    channels. None when nothing is."""
+    if not 0.0 < below <= 1.0:
+        return f"--doubt-below: expected a probability in (0, 1], got {below}"
+    missing = [s for s in stems if not (runtime.MODELS / f"{s}.onnx").exists()]
+    if missing:
+        return f"--doubted-by: expected networks in {runtime.MODELS}, {', '.join(missing)} missing"
+    if width <= 0:
+        return f"--width: expected a positive factor, got {width}"
+    return None
+
+
 def doubted(data: CropSet, stems, below: float) -> np.ndarray:
     """A mask over `data`: the crops that at least one of the networks `stems` (files in the
     runtime's models directory, run by cv2.dnn as the reader runs them) gives a top probability

@@ -25,7 +25,7 @@ from vision.photoreal.truth import add_scenes_option, rendered_scenes
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synth_crops
-from .doubt import only_doubted
+from .doubt import only_doubted, problem
 from .network import build_model
 from .temperature import fit_temperature
 
@@ -273,9 +273,7 @@ def main(argv=None) -> int:
         default=2,
         help="3x3 layers before the first pooling (2: m14, committed; 1: m10, sessions 6-10)",
     )
-    p.add_argument(
-        "--width", type=float, default=1.0, help="the layers' channels, times m14's (network.py)"
-    )
+    p.add_argument("--width", type=float, default=1.0, help="channels, times m14's (network.py)")
     p.add_argument(
         "--doubted-by",
         type=_stems,
@@ -304,6 +302,8 @@ def main(argv=None) -> int:
         " for models/classifiers.json to route that kind to)",
     )
     a = p.parse_args(argv)
+    if wrong := problem(a.doubted_by, a.doubt_below, a.width):
+        p.error(wrong)
     hard = not a.no_hard
     if hard:
         from .detector import available
