@@ -56,9 +56,13 @@ class CropSet:
 
     def only(self, kinds) -> CropSet:
         """The crops of these dice kinds: a network for one kind learns from its dice alone."""
+        return self.where([tags["kind"] in kinds for tags in self.tags])
+
+    def where(self, mask) -> CropSet:
+        """The crops where `mask` (one bool a crop) is true."""
         out = CropSet()
-        for image, label, tags in zip(self.images, self.labels, self.tags, strict=True):
-            if tags["kind"] in kinds:
+        for image, label, tags, keep in zip(self.images, self.labels, self.tags, mask, strict=True):
+            if keep:
                 out.add(image, label, tags)
         return out
 

@@ -44,7 +44,7 @@ def doubted(data: CropSet, stems, below: float) -> np.ndarray:
             rows = np.flatnonzero(kinds[start : start + CHUNK] == kind)
             few = [crops[i] for i in rows]
             for stem in stems:
-                p = runtime._calibrated(few, kind, stem)
+                p = runtime.calibrated(few, kind, stem)
                 out[start + rows] |= p.max(axis=1) < below
     return out
 
@@ -55,7 +55,4 @@ def only_doubted(data: CropSet, stems, below: float, log) -> CropSet:
         return data
     mask = doubted(data, stems, below)
     log(f"  {int(mask.sum())} of {len(data)} crops doubted by {', '.join(stems)}")
-    out = CropSet()
-    for i in np.flatnonzero(mask):
-        out.add(data.images[i], data.labels[i], data.tags[i])
-    return out
+    return data.where(mask)

@@ -126,15 +126,17 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
     face stays sure only where they agree. Asking the others of every crop cost a pips frame
     10 ms more, of the doubtful crops alone 1-2 ms (session 17, docs/vision.md)."""
     first, *others = models_for(kind)
-    p = _calibrated(crops, kind, first)
+    p = calibrated(crops, kind, first)
     doubt = np.flatnonzero(p.max(axis=1) < SURE_ALONE)
     if others and len(doubt):
         few = [crops[i] for i in doubt]
-        p[doubt] = np.mean([p[doubt]] + [_calibrated(few, kind, stem) for stem in others], axis=0)
+        p[doubt] = np.mean([p[doubt]] + [calibrated(few, kind, stem) for stem in others], axis=0)
     return p
 
 
-def _calibrated(crops, kind: str, stem: str) -> np.ndarray:
+def calibrated(crops, kind: str, stem: str) -> np.ndarray:
+    """One network's probabilities for the kind, at its own temperature, whatever the route
+    says (`probabilities` combines a route's; vision/learned/doubt.py asks each network)."""
     z = logits(crops, stem)[:, kind_indices(kind)] / float(_meta(stem)["temperatures"][kind])
     z -= z.max(axis=1, keepdims=True)
     e = np.exp(z)
