@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes, kind_indices
+from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .onnx_net import read_onnx
+from .temperature import kind_softmax
 
 MODELS = Path(__file__).parent / "models"
 DEFAULT = "faces"  # the network that reads every kind no route names another for
@@ -137,10 +138,7 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
 def calibrated(crops, kind: str, stem: str) -> np.ndarray:
     """One network's probabilities for the kind, at its own temperature, whatever the route
     says (`probabilities` combines a route's; vision/learned/doubt.py asks each network)."""
-    z = logits(crops, stem)[:, kind_indices(kind)] / float(_meta(stem)["temperatures"][kind])
-    z -= z.max(axis=1, keepdims=True)
-    e = np.exp(z)
-    return e / e.sum(axis=1, keepdims=True)
+    return kind_softmax(logits(crops, stem), kind, float(_meta(stem)["temperatures"][kind]))
 
 
 def classify_faces(crops: list[np.ndarray], kind: str) -> list[tuple[object, float]]:
