@@ -119,6 +119,23 @@ def test_dice_are_found_at_the_ends_of_the_size_range(kind, frame, size, backgro
     assert len(sure) <= len(scene.dice) + 1
 
 
+@needs_model
+def test_a_find_off_its_die_is_found_again_closer_and_bare_table_is_not():
+    """Seen closer, a find half a side off its die (a die touching others) comes back on the
+    die, sized right; a find on bare table, far from every die, comes back as nothing."""
+    scene = _flat_dice("pips", [4242, 19], (1024, 768), 6, 40.0, background="felt")
+    die = scene.dice[0]
+    off = detector.Found(die.x, die.y - 0.45 * die.size, die.size, 0.3, 0.6)
+    again = detector.look_closer(scene.image, off)
+    assert math.hypot(again.x - die.x, again.y - die.y) < 0.15 * die.size
+    assert abs(again.size / die.size - 1) < 0.2
+    far = max(
+        ((x, y) for x in range(30, 1000, 40) for y in range(30, 740, 40)),
+        key=lambda p: min(math.hypot(p[0] - t.x, p[1] - t.y) for t in scene.dice),
+    )
+    assert detector.look_closer(scene.image, detector.Found(*far, 40.0, 0.3, 0.6)) is None
+
+
 def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
     """A heap of 18 px dice in a 1280 px frame is one or two "dice" at the second look (5 px a
     die): the reader looks closer. Many sure dice there, or dice already big enough to see, or a

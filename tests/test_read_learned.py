@@ -5,6 +5,7 @@ calibration: 2526..), and tables drawn by the tests' own drawer (tests/test_visi
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -161,10 +162,11 @@ def test_what_the_classifier_says_of_each_find_decides_its_die():
     )
     on_edge = read_learned._flat(flat, _row(names, "cocked"), names, "pips")
     assert (on_edge.face, on_edge.cocked) == (None, True)
+    line = read_learned.COCKED_ODDS["pips"]
     doubted4 = _row(names, 4, p=0.55)
-    doubted4[names.index("cocked")] = 0.42  # under the face's odds, but high: asked as cocked
+    doubted4[names.index("cocked")] = line + 0.02  # under the face's odds, but high: cocked
     assert read_learned._flat(flat, doubted4, names, "pips").cocked
-    doubted4[names.index("cocked")] = 0.3
+    doubted4[names.index("cocked")] = line - 0.05
     assert read_learned._flat(flat, doubted4, names, "pips").face == 4
     assert read_learned._flat(unsure_flat, _row(names, "none"), names, "pips") is None
     assert read_learned._flat(flat, _row(names, "none"), names, "pips") is None  # a print
@@ -198,7 +200,7 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
         Found(20.0, 60.0, 16.0, flat_score=0.2, cocked_score=0.6),  # the detector's cocked
     ]
     doubtful = _row(names, 4, p=0.6)
-    doubtful[cocked] = 0.3
+    doubtful[cocked] = (read_learned.DOUBT_ODDS + read_learned.COCKED_ODDS["pips"]) / 2
     p = np.stack([doubtful, _row(names, 5), doubtful])
     looked = []
 
@@ -211,7 +213,7 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
     frame = np.full((80, 80, 3), 128, np.uint8)
     again = read_learned._second_look(frame, found, p, "pips", None)
     assert looked == [1]
-    assert again[0, cocked] == pytest.approx(0.45)
+    assert again[0, cocked] == pytest.approx((doubtful[cocked] + 0.6) / 2)
     assert read_learned._flat(found[0], again[0], names, "pips").cocked
     assert np.array_equal(again[1:], p[1:])
 
@@ -258,6 +260,52 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
     assert names[int(q[0].argmax())] == die.face
     assert read_learned._flat(moved[0], q[0], names, "pips").face == die.face
     assert moved[1:] == found[1:] and np.array_equal(q[1:], p[1:])
+
+
+def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
+    """A die the frame's look found a third of a side off and called cocked (a die touching
+    others), which the classifier is not sure is cocked, is found again closer and read; one
+    the classifier is sure is cocked is not looked at; at most CLOSER_LOOKS a frame, the least
+    sure first; Détrak, not in CLOSER_KINDS, is read as found."""
+    from vision.learned import detector
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    scene = render_scene(
+        "pips",
+        np.random.default_rng([4242, 1]),
+        frame=(640, 480),
+        n_dice=1,
+        die_size=48.0,
+        cocked=0,
+        tilt=0.0,
+        background="felt",
+        noise=1.0,
+    )
+    (die,) = scene.dice
+    names = kind_classes("pips")
+    off = Found(die.x + 0.35 * die.size, die.y, die.size, flat_score=0.3, cocked_score=0.55)
+    unsure = _row(names, "cocked", p=0.45)
+    moved, q = read_learned._closer_look(scene.image, [off], unsure[None], "pips", None)
+    assert read_learned._tilted(off, unsure, names, "pips").cocked  # as the frame's look had it
+    assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.15 * die.size
+    again = read_learned._tilted(moved[0], q[0], names, "pips") if moved[0].cocked else None
+    again = again or read_learned._flat(moved[0], q[0], names, "pips")
+    assert (again.face, again.cocked) == (die.face, False)
+
+    looked = []
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
+    finds = [replace(off, x=float(x), cocked_score=0.5 + x / 1000) for x in range(5)]
+    rows = np.stack([unsure] * 4 + [_row(names, "cocked", p=0.9)])
+    read_learned._closer_look(scene.image, finds, rows, "pips", None)
+    assert looked == [0.0, 1.0, 2.0][: read_learned.CLOSER_LOOKS]  # the least sure, not the sure
+    monkeypatch.setattr(read_learned, "find_dice", lambda *a: [off])
+    for kind in ("pips", "detrak"):
+        row = _row(kind_classes(kind), "cocked", p=0.45)
+        monkeypatch.setattr(read_learned, "probabilities", lambda crops, k, r=row: r[None])
+        looked.clear()
+        read_learned.learned_dice(scene.image, kind, die_size=die.size)
+        assert len(looked) == (1 if kind == "pips" else 0)  # Détrak: read as found
 
 
 def test_one_die_read_twice_is_one_die():
