@@ -308,6 +308,34 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
         assert len(looked) == (1 if kind == "pips" else 0)  # Détrak: read as found
 
 
+def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch):
+    """A find the detector calls cocked, not surely, that the classifier sees no die in (a die
+    touching others, found half a side off) would be dropped: it is found again closer, every
+    kind, the CLOSER_LOST hottest of a frame; one the detector is sure of is reported cocked."""
+    from vision.learned import detector
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    looked = []
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    for kind in ("pips", "strike", "detrak"):
+        names = kind_classes(kind)
+        finds = [Found(float(x), 50.0, 20.0, 0.1, 0.3 + x / 100) for x in range(6)]
+        finds.append(Found(99.0, 50.0, 20.0, 0.1, read_learned.SURE_FIND))
+        rows = np.stack([_row(names, "none")] * 7)
+        reports = [
+            read_learned._tilted(f, r, names, kind) for f, r in zip(finds, rows, strict=True)
+        ]
+        assert reports[:6] == [None] * 6 and reports[6].cocked  # dropped, and kept
+        looked.clear()
+        read_learned._closer_look(frame, finds, rows, kind, None)
+        lost = [x for x in looked if x != 99.0]
+        assert lost == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0][: read_learned.CLOSER_LOST]
+        # (the sure one is reported cocked: looked at as one, for the kinds that do)
+        assert (99.0 in looked) == (kind in read_learned.CLOSER_KINDS)
+
+
 def test_one_die_read_twice_is_one_die():
     """Two faces nearer than APART of a side are one die: the surer stays, with the lesser
     confidence when the two faces disagree. Dice a side apart (touching), and a cocked die

@@ -38,6 +38,7 @@ COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.4}
 CLOSER_KINDS = ("pips", "strike")  # (Détrak measured: more errors, fewer cocked dice flagged)
 CLOSER_LOOKS = 3  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
+CLOSER_LOST = 2  # cocked finds the classifier sees no die in looked at closer, every kind
 DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
@@ -79,8 +80,7 @@ def learned_dice(
         p = probabilities([crop_die(frame, f.x, f.y, f.size, below) for f in found], kind)
     p = _second_look(frame, found, p, kind, below)
     found, p = _look_around(frame, found, p, kind, below)
-    if kind in CLOSER_KINDS:
-        found, p = _closer_look(frame, found, p, kind, below)
+    found, p = _closer_look(frame, found, p, kind, below)
     out = []
     for f, row in zip(found, p, strict=True):
         die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
@@ -183,21 +183,19 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 
 
 def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
-    """`found` and `p` with the CLOSER_LOOKS finds reported cocked least surely (the classifier
-    giving them under CLOSER_UNSURE of being cocked) found again by the detector looking
-    closer (detector.look_closer) and read again there, by the same rules. On seeds 1 and 3,
-    most flat dice reported cocked were dice touching others, found a third of a side off and
-    called cocked by the detector. (Read around instead, as _look_around does, cocked dice
-    read as faces: the classifier was taught crops off by an eighth of a side at most.)"""
-    names = kind_classes(kind)
-    cocked = names.index(COCKED)
-    unsure = []
-    for i, (f, row) in enumerate(zip(found, p, strict=True)):
-        die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
-        if die is not None and die.cocked and row[cocked] < CLOSER_UNSURE:
-            unsure.append((die.confidence, i))
+    """`found` and `p` with some finds found again by the detector looking closer
+    (detector.look_closer) and read again there, by the same rules: of CLOSER_KINDS, the
+    CLOSER_LOOKS finds reported cocked least surely (the classifier giving them under
+    CLOSER_UNSURE of being cocked); of every kind, the CLOSER_LOST hottest finds the detector
+    calls cocked and the classifier sees no die in, which are dropped. On seeds 1 and 3, most
+    flat dice reported cocked, and most of the Détrak dice never reported, were dice touching
+    others, found a third to half a side off and called cocked by the detector. (Read around
+    instead, as _look_around does, cocked dice read as faces: the classifier was taught crops
+    off by an eighth of a side at most.)"""
+    idx = _unsure_cocked(found, p, kind)[:CLOSER_LOOKS] if kind in CLOSER_KINDS else []
+    idx += _lost_cocked(found, p, kind)[:CLOSER_LOST]
     closer = {}
-    for _, i in sorted(unsure)[:CLOSER_LOOKS]:
+    for i in idx:
         again = detector.look_closer(frame, found[i])
         if again is not None:
             closer[i] = again
@@ -208,6 +206,31 @@ def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     for (i, m), row in zip(closer.items(), q, strict=True):
         found[i], p[i] = m, row
     return found, p
+
+
+def _unsure_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
+    """The finds reported cocked that the classifier gives under CLOSER_UNSURE of being cocked,
+    the least sure report first."""
+    names = kind_classes(kind)
+    cocked = names.index(COCKED)
+    unsure = []
+    for i, (f, row) in enumerate(zip(found, p, strict=True)):
+        die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
+        if die is not None and die.cocked and row[cocked] < CLOSER_UNSURE:
+            unsure.append((die.confidence, i))
+    return [i for _, i in sorted(unsure)]
+
+
+def _lost_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
+    """The finds the detector calls cocked that are dropped (the classifier sees no die, and
+    the detector is not SURE_FIND of one), the hottest first."""
+    none = kind_classes(kind).index(NONE)
+    lost = [
+        i
+        for i, f in enumerate(found)
+        if f.cocked and p[i].argmax() == none and f.cocked_score < SURE_FIND
+    ]
+    return sorted(lost, key=lambda i: -found[i].cocked_score)
 
 
 def _best_around(frame, finds: list[Found], kind: str, below) -> list[tuple[Found, np.ndarray]]:
