@@ -295,10 +295,12 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
 
     looked = []
     monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
-    finds = [replace(off, x=float(x), cocked_score=0.5 + x / 1000) for x in range(5)]
-    rows = np.stack([unsure] * 4 + [_row(names, "cocked", p=0.9)])
+    n = read_learned.CLOSER_LOOKS + 2
+    finds = [replace(off, x=float(x), cocked_score=0.5 + x / 1000) for x in range(n + 1)]
+    rows = np.stack([unsure] * n + [_row(names, "cocked", p=0.9)])
     read_learned._closer_look(scene.image, finds, rows, "pips", None)
-    assert looked == [0.0, 1.0, 2.0][: read_learned.CLOSER_LOOKS]  # the least sure, not the sure
+    # the least sure first, as many as CLOSER_LOOKS; never the one the classifier is sure of
+    assert looked == [float(x) for x in range(read_learned.CLOSER_LOOKS)]
     monkeypatch.setattr(read_learned, "find_dice", lambda *a: [off])
     for kind in ("pips", "detrak"):
         row = _row(kind_classes(kind), "cocked", p=0.45)

@@ -36,9 +36,9 @@ FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a 
 # most flat dice the lower line costs (docs/vision.md, session 19)
 COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.4}
 CLOSER_KINDS = ("pips", "strike")  # (Détrak measured: more errors, fewer cocked dice flagged)
-CLOSER_LOOKS = 3  # finds reported cocked looked at closer, the least sure first, per frame
+CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
-CLOSER_LOST = 2  # cocked finds the classifier sees no die in looked at closer, every kind
+CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
 DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
