@@ -218,14 +218,9 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
     assert np.array_equal(again[1:], p[1:])
 
 
-def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
-    """A hot flat find the classifier sees no die in (the detector a third of a die off, in a
-    cluster) is read again around it, and takes the crop that reads a face; a find on bare
-    table stays no die; only the RELOOKS hottest of a frame are looked at again."""
-    from vision.learned.classes import kind_classes
-    from vision.learned.detector import Found
-
-    scene = render_scene(
+def _one_flat_die():
+    """A 640 x 480 frame of one flat 48 px pips die on felt, seen from straight above."""
+    return render_scene(
         "pips",
         np.random.default_rng([4242, 1]),
         frame=(640, 480),
@@ -236,6 +231,16 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
         background="felt",
         noise=1.0,
     )
+
+
+def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
+    """A hot flat find the classifier sees no die in (the detector a third of a die off, in a
+    cluster) is read again around it, and takes the crop that reads a face; a find on bare
+    table stays no die; only the RELOOKS hottest of a frame are looked at again."""
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    scene = _one_flat_die()
     (die,) = scene.dice
     names = kind_classes("pips")
     bare = (40.0, 40.0) if math.hypot(die.x - 40, die.y - 40) > 150 else (600.0, 440.0)
@@ -271,17 +276,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     from vision.learned.classes import kind_classes
     from vision.learned.detector import Found
 
-    scene = render_scene(
-        "pips",
-        np.random.default_rng([4242, 1]),
-        frame=(640, 480),
-        n_dice=1,
-        die_size=48.0,
-        cocked=0,
-        tilt=0.0,
-        background="felt",
-        noise=1.0,
-    )
+    scene = _one_flat_die()
     (die,) = scene.dice
     names = kind_classes("pips")
     off = Found(die.x + 0.35 * die.size, die.y, die.size, flat_score=0.3, cocked_score=0.55)
