@@ -284,8 +284,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     moved, q = read_learned._closer_look(scene.image, [off], unsure[None], "pips", None)
     assert read_learned._tilted(off, unsure, names, "pips").cocked  # as the frame's look had it
     assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.15 * die.size
-    again = read_learned._tilted(moved[0], q[0], names, "pips") if moved[0].cocked else None
-    again = again or read_learned._flat(moved[0], q[0], names, "pips")
+    again = read_learned._report(moved[0], q[0], names, "pips")
     assert (again.face, again.cocked) == (die.face, False)
 
     looked = []

@@ -83,7 +83,7 @@ def learned_dice(
     found, p = _closer_look(frame, found, p, kind, below)
     out = []
     for f, row in zip(found, p, strict=True):
-        die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
+        die = _report(f, row, names, kind)
         if die is not None:
             out.append(die)
     return _one_per_die(out)
@@ -118,9 +118,14 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     return find_nadir(frame.shape, found, read_faces, surely)
 
 
+def _report(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
+    """What the frame reports of a find and the classifier's reading of it (None: no die)."""
+    return _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
+
+
 def _reported_cocked(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
     """Whether the frame's report would call this find cocked (the same rules, not a copy)."""
-    die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
+    die = _report(f, row, names, kind)
     return die is not None and die.cocked
 
 
@@ -215,7 +220,7 @@ def _unsure_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
     cocked = names.index(COCKED)
     unsure = []
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
-        die = _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
+        die = _report(f, row, names, kind)
         if die is not None and die.cocked and row[cocked] < CLOSER_UNSURE:
             unsure.append((die.confidence, i))
     return [i for _, i in sorted(unsure)]

@@ -148,6 +148,7 @@ def look_closer(frame: np.ndarray, f: Found) -> Found | None:
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     window = np.ascontiguousarray(frame[y0:y1, x0:x1])
+    # (a window is small: no bound on input pixels, and a die under 8 px may be enlarged 3 times)
     scale = min(WANT_PX * CLOSER_ZOOM / f.size, 2 * MAX_UPSCALE)
     near = [
         replace(g, x=g.x + x0, y=g.y + y0)
