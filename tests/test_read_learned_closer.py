@@ -1,0 +1,83 @@
+"""The closer look of vision/read_learned.py (session 19): finds reported cocked, or dropped, are
+found again by the detector on a window around them, their dice seen bigger, and read again."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from test_read_learned import _one_flat_die, _row
+
+from vision import read_learned
+
+pytestmark = pytest.mark.skipif(
+    not all(read_learned.enabled(k) for k in ("pips", "strike", "detrak")),
+    reason="the learned models are not there",
+)
+
+
+def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
+    """A die the frame's look found a third of a side off and called cocked (a die touching
+    others), which the classifier is not sure is cocked, is found again closer and read; one
+    the classifier is sure is cocked is not looked at; at most CLOSER_LOOKS a frame, the least
+    sure first; Détrak, not in CLOSER_KINDS, is read as found."""
+    from vision.learned import detector
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    scene = _one_flat_die()
+    (die,) = scene.dice
+    names = kind_classes("pips")
+    off = Found(die.x + 0.35 * die.size, die.y, die.size, flat_score=0.3, cocked_score=0.55)
+    unsure = _row(names, "cocked", p=0.45)
+    moved, q = read_learned._closer_look(scene.image, [off], unsure[None], "pips", None)
+    assert read_learned._tilted(off, unsure, names, "pips").cocked  # as the frame's look had it
+    assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.15 * die.size
+    again = read_learned._report(moved[0], q[0], names, "pips")
+    assert (again.face, again.cocked) == (die.face, False)
+
+    looked = []
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
+    n = read_learned.CLOSER_LOOKS + 2
+    finds = [replace(off, x=float(x), cocked_score=0.5 + x / 1000) for x in range(n + 1)]
+    rows = np.stack([unsure] * n + [_row(names, "cocked", p=0.9)])
+    read_learned._closer_look(scene.image, finds, rows, "pips", None)
+    # the least sure first, as many as CLOSER_LOOKS; never the one the classifier is sure of
+    assert looked == [float(x) for x in range(read_learned.CLOSER_LOOKS)]
+    monkeypatch.setattr(read_learned, "find_dice", lambda *a: [off])
+    for kind in ("pips", "detrak"):
+        row = _row(kind_classes(kind), "cocked", p=0.45)
+        monkeypatch.setattr(read_learned, "probabilities", lambda crops, k, r=row: r[None])
+        looked.clear()
+        read_learned.learned_dice(scene.image, kind, die_size=die.size)
+        assert len(looked) == (1 if kind == "pips" else 0)  # Détrak: read as found
+
+
+def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch):
+    """A find the detector calls cocked, not surely, that the classifier sees no die in (a die
+    touching others, found half a side off) would be dropped: it is found again closer, every
+    kind, the CLOSER_LOST hottest of a frame; one the detector is sure of is reported cocked."""
+    from vision.learned import detector
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    looked = []
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    for kind in ("pips", "strike", "detrak"):
+        names = kind_classes(kind)
+        finds = [Found(float(x), 50.0, 20.0, 0.1, 0.3 + x / 100) for x in range(6)]
+        finds.append(Found(99.0, 50.0, 20.0, 0.1, read_learned.SURE_FIND))
+        rows = np.stack([_row(names, "none")] * 7)
+        reports = [
+            read_learned._tilted(f, r, names, kind) for f, r in zip(finds, rows, strict=True)
+        ]
+        assert reports[:6] == [None] * 6 and reports[6].cocked  # dropped, and kept
+        looked.clear()
+        read_learned._closer_look(frame, finds, rows, kind, None)
+        lost = [x for x in looked if x != 99.0]
+        assert lost == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0][: read_learned.CLOSER_LOST]
+        # (the sure one is reported cocked: looked at as one, for the kinds that do)
+        assert (99.0 in looked) == (kind in read_learned.CLOSER_KINDS)
