@@ -39,7 +39,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     assert (again.face, again.cocked) == (die.face, False)
 
     looked = []
-    monkeypatch.setattr(detector, "look_closer", lambda frame, f, zoom: looked.append(f.x))
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
     n = read_learned.CLOSER_LOOKS + 2
     finds = [replace(off, x=float(x), cocked_score=0.5 + x / 1000) for x in range(n + 1)]
     rows = np.stack([unsure] * n + [_row(names, "cocked", p=0.9)])
@@ -63,13 +63,8 @@ def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch)
     from vision.learned.classes import kind_classes
     from vision.learned.detector import Found
 
-    looked, zooms = [], set()
-
-    def look_closer(frame, f, zoom):
-        looked.append(f.x)
-        zooms.add(zoom)
-
-    monkeypatch.setattr(detector, "look_closer", look_closer)
+    looked = []
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
     frame = np.full((200, 200, 3), 128, np.uint8)
     for kind in ("pips", "strike", "detrak"):
         names = kind_classes(kind)
@@ -81,9 +76,7 @@ def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch)
         ]
         assert reports[:6] == [None] * 6 and reports[6].cocked  # dropped, and kept
         looked.clear()
-        zooms.clear()
         read_learned._closer_look(frame, finds, rows, kind, None)
-        assert zooms == {read_learned.CLOSER_ZOOM[kind]}  # (Détrak's dice seen bigger)
         lost = [x for x in looked if x != 99.0]
         assert lost == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0][: read_learned.CLOSER_LOST]
         # (the sure one is reported cocked: looked at as one, for the kinds that do)

@@ -39,7 +39,6 @@ CLOSER_KINDS = ("pips", "strike")  # (Détrak measured: more errors, fewer cocke
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
-CLOSER_ZOOM = {"pips": 1.6, "strike": 1.6, "detrak": 2.0}  # ...their dice seen this much bigger
 DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
@@ -202,7 +201,7 @@ def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     idx += _lost_cocked(found, p, kind)[:CLOSER_LOST]
     closer = {}
     for i in idx:
-        again = detector.look_closer(frame, found[i], CLOSER_ZOOM[kind])
+        again = detector.look_closer(frame, found[i])
         if again is not None:
             closer[i] = again
     if not closer:

@@ -49,7 +49,7 @@ PIPS_RATIO = 3.5  # ...or of a SURE one, when the small finds are this many time
 ARENA_RATIO = 8.0  # ...but no more: pips are a fifth of their die (bigger: the arena, a tray)
 SAME_FIND = 0.6  # a find this near another's centre, in its sides, is the same die
 PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
-CLOSER_ZOOM = 1.6  # a closer look sees its die this many times WANT_PX (by default)...
+CLOSER_ZOOM = 1.6  # a closer look sees its die this many times WANT_PX...
 CLOSER_SPAN = 3.0  # ...on a window this many of its sides either way of the find
 _lock = threading.Lock()
 
@@ -135,8 +135,8 @@ def find_dice(
     return _likeliest(good or [_nearest_good(seen)], big).found
 
 
-def look_closer(frame: np.ndarray, f: Found, zoom: float = CLOSER_ZOOM) -> Found | None:
-    """The die of find `f` found again, seen `zoom` times bigger on a window around it,
+def look_closer(frame: np.ndarray, f: Found) -> Found | None:
+    """The die of find `f` found again, seen CLOSER_ZOOM times bigger on a window around it,
     or None if that look finds nothing within SAME_FIND of a side. Among dice touching others
     the frame's look puts a centre up to half a side off and often calls the die cocked (the
     edge of a neighbour looks like a side face, session 19); seen closer, the centre is right
@@ -149,7 +149,7 @@ def look_closer(frame: np.ndarray, f: Found, zoom: float = CLOSER_ZOOM) -> Found
         return None
     window = np.ascontiguousarray(frame[y0:y1, x0:x1])
     # (a window is small: no bound on input pixels, and a die under 8 px may be enlarged 3 times)
-    scale = min(WANT_PX * zoom / f.size, 2 * MAX_UPSCALE)
+    scale = min(WANT_PX * CLOSER_ZOOM / f.size, 2 * MAX_UPSCALE)
     near = [
         replace(g, x=g.x + x0, y=g.y + y0)
         for g in look(window, scale)
