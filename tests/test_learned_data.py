@@ -11,7 +11,17 @@ import pytest
 
 from vision.learned.classes import CLASSES, class_index, kind_indices
 from vision.learned.crops import FAR, INPUT
-from vision.learned.data import FOCUS, TURN, CropSet, crops_at_finds, jittered, synth_crops
+from vision.learned.data import (
+    FOCUS,
+    JITTER_SHIFT,
+    TURN,
+    WIDE_SHIFT,
+    CropSet,
+    _centre_error,
+    crops_at_finds,
+    jittered,
+    synth_crops,
+)
 from vision.learned.detector import Found
 from vision.learned.temperature import MIN_SURE_SHARE, TARGET, fit_temperature
 from vision.learned.train import main as train_main
@@ -52,6 +62,25 @@ def test_training_crops_follow_the_reading_convention():
         assert np.all(ys < c)  # the bar is above the centre...
         slope = np.degrees(np.arctan2(np.ptp(xs), np.ptp(ys) + 1))
         assert slope <= TURN + 8  # ...and upright, give or take the turn's jitter
+
+
+def test_wide_crops_are_off_as_far_as_the_detector_puts_finds_on_touching_dice():
+    rng = np.random.default_rng(5)
+    wide = np.array([_centre_error(rng, 1.0) for _ in range(400)])
+    r = np.hypot(*wide.T)
+    assert r.min() >= WIDE_SHIFT[0] and r.max() <= WIDE_SHIFT[1]
+    assert r.max() > 0.35 and np.all(np.abs(wide).max(0) > 0.3)  # far, and every way
+    mixed = np.array([_centre_error(rng, 0.5) for _ in range(400)])
+    far = np.abs(mixed).max(1) > JITTER_SHIFT
+    assert 0.25 < far.mean() < 0.55  # about half wide (a wide one can fall inside the square)
+
+
+def test_no_wide_crops_keep_the_earlier_recipes_draws():
+    """The committed networks' recipes must make the same crops after `wide` was added."""
+    a, b = np.random.default_rng(8), np.random.default_rng(8)
+    for _ in range(5):
+        assert np.array_equal(_centre_error(a, 0.0), b.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2))
+    assert a.random() == b.random()
 
 
 @pytest.mark.parametrize("focus", sorted(FOCUS))
@@ -154,9 +183,11 @@ def test_train_refuses_an_unknown_kind_and_says_which_it_knows(capsys):
         (["--doubted-by", "faces", "--doubt-below", "0"], "--doubt-below: expected a probability"),
         (["--doubted-by", "faces,nowhere"], "--doubted-by: expected networks in .*nowhere missing"),
         (["--width", "0"], "--width: expected a positive factor, got 0.0"),
+        (["--wide-jitter", "1.5"], "--wide-jitter: expected a share between 0 and 1, got '1.5'"),
+        (["--wide-jitter", "half"], "--wide-jitter: expected a share between 0 and 1, got 'half'"),
     ],
 )
-def test_train_refuses_doubt_options_it_cannot_keep_before_making_crops(capsys, args, message):
+def test_train_refuses_options_it_cannot_keep_before_making_crops(capsys, args, message):
     """A line that keeps every crop (or none), or a network that is not there, would be found
     only after the crops were made: minutes later, or an hour."""
     with pytest.raises(SystemExit):

@@ -7,6 +7,8 @@ generators: the same arguments give the same crops.
 Positives: each flat die whose top face is at least 85 % visible, cropped by the convention of
 crops.py with the jitter an imperfect detector brings (centre off by up to JITTER_SHIFT of the
 side, crop side off by up to JITTER_SCALE), turned outward (crops.py) give or take TURN degrees.
+With `wide`, that share of them is off by WIDE_SHIFT instead: the detector's finds on dice that
+touch are a quarter to half a side off, and the classifier must read those crops too.
 Cocked dice are their own class ("cocked"). Negatives ("none"): table crops away from every die;
 crops half off a die; the point where two dice touch. A crop with another die's centre near its
 own centre is never a negative.
@@ -24,6 +26,7 @@ from .crops import CROP_FACTOR, INPUT, outward_crop
 
 JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
 JITTER_SCALE = (0.82, 1.38)  # crop side error, factor (a black die's hard shadow: +35 %)
+WIDE_SHIFT = (0.12, 0.38)  # a wide crop's centre error, share of the side, any direction
 TRAIN_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1920, 1080))
 SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
 SIM_FRAMES = ((640, 480), (960, 720), (1280, 960), (1920, 1080))
@@ -78,16 +81,24 @@ def small(crop: np.ndarray) -> np.ndarray:
     return cv2.resize(crop, (INPUT, INPUT), interpolation=interp)
 
 
-def jittered(image, x, y, size, rng, jitter: bool = True) -> np.ndarray:
+def jittered(image, x, y, size, rng, jitter: bool = True, wide: float = 0.0) -> np.ndarray:
     """A die's crop as an imperfect detector would give it, turned outward (crops.py) give or
-    take TURN degrees."""
+    take TURN degrees; with odds `wide`, as the detector gives it on dice that touch. (No draw
+    for `wide` at 0: the recipes before it make the same crops.)"""
     if jitter:
-        dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * size
+        dx, dy = _centre_error(rng, wide) * size
         scale = rng.uniform(*JITTER_SCALE)
     else:
         dx = dy = 0.0
         scale = 1.0
     return view(image, x + dx, y + dy, CROP_FACTOR * size * scale, rng)
+
+
+def _centre_error(rng, wide: float) -> np.ndarray:
+    if wide > 0 and rng.random() < wide:
+        r, a = rng.uniform(*WIDE_SHIFT), rng.uniform(0, 2 * np.pi)
+        return np.array([r * np.cos(a), r * np.sin(a)])
+    return rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2)
 
 
 def view(image, x, y, side, rng) -> np.ndarray:
@@ -97,7 +108,14 @@ def view(image, x, y, side, rng) -> np.ndarray:
 
 
 def crops_of_frame(
-    image, dice: list[dict], rng, tags: dict, per_die: int = 1, jitter=True, cocked_per_die=1
+    image,
+    dice: list[dict],
+    rng,
+    tags: dict,
+    per_die: int = 1,
+    jitter=True,
+    cocked_per_die=1,
+    wide: float = 0.0,
 ):
     """Positive and negative crops of one frame; `dice` are dicts with face, x, y, size, cocked
     and optionally visible (truth of vision.synth or vision.sim)."""
@@ -111,7 +129,7 @@ def crops_of_frame(
         if d["cocked"]:
             for _ in range(cocked_per_die):
                 out.add(
-                    jittered(image, d["x"], d["y"], d["size"], rng, jitter),
+                    jittered(image, d["x"], d["y"], d["size"], rng, jitter, wide),
                     class_index(COCKED),
                     dict(tags, group="cocked", size=d["size"]),
                 )
@@ -119,7 +137,7 @@ def crops_of_frame(
         if d.get("visible", 1.0) < MIN_VISIBLE:
             continue
         for _ in range(per_die):
-            crop = jittered(image, d["x"], d["y"], d["size"], rng, jitter)
+            crop = jittered(image, d["x"], d["y"], d["size"], rng, jitter, wide)
             out.add(crop, class_index(d["face"]), dict(tags, group="face", size=d["size"]))
     typical = float(np.median(sizes))
 
@@ -237,6 +255,7 @@ def synth_crops(
     cocked_per_die=1,
     hard=False,
     focus: str | None = None,
+    wide: float = 0.0,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
     `benchmark`) the benchmark's cycle through every condition value (vision.synth), or (with
@@ -260,7 +279,9 @@ def synth_crops(
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **cond)
         dice = [t.to_json() for t in scene.dice]
         tags = scene_tags(kind, scene.conditions, "synth")
-        out.extend(crops_of_frame(scene.image, dice, rng, tags, per_die, jitter, cocked_per_die))
+        out.extend(
+            crops_of_frame(scene.image, dice, rng, tags, per_die, jitter, cocked_per_die, wide)
+        )
         out.extend(crops_at_finds(scene.image, dice, _finds(scene.image, hard), rng, tags))
     return out
 
@@ -274,6 +295,7 @@ def sim_crops(
     jitter=True,
     cocked_per_die=1,
     hard=False,
+    wide: float = 0.0,
 ):
     """Crops from the simulated table (vision.sim): still frames after throws, each table seeded
     (its own look: table, light, camera height and tilt, lens)."""
@@ -287,7 +309,9 @@ def sim_crops(
         cam = SimCamera(game=SIM_GAMES[kind], seed=seed * 1000 + t, size=size)
         tags = {"kind": kind, "source": "sim", "frame": f"{size[0]}x{size[1]}"}
         for image, dice in still_frames(cam, rng, frames_per_table, fewest=2):
-            out.extend(crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die))
+            out.extend(
+                crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die, wide)
+            )
             out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
     return out
 
@@ -316,7 +340,9 @@ def class_counts(labels) -> dict:
     }
 
 
-def photoreal_crops(dirs, seed: int, per_die: int = 1, cocked_per_die=1, hard=False) -> CropSet:
+def photoreal_crops(
+    dirs, seed: int, per_die: int = 1, cocked_per_die=1, hard=False, wide: float = 0.0
+) -> CropSet:
     """Crops from Blender-rendered scenes (vision/photoreal: `python -m vision.photoreal.render`
     writes NAME.jpg and NAME.json), the same way as synth_crops: the networks learned only our
     renderer, and these are the scenes where that shows (docs/vision-photoreal.md). Render them
@@ -339,7 +365,7 @@ def photoreal_crops(dirs, seed: int, per_die: int = 1, cocked_per_die=1, hard=Fa
             "mark_colour": c["mark_colour"],
         }
         rng = np.random.default_rng([seed, n, 11])
-        out.extend(crops_of_frame(image, dice, rng, tags, per_die, True, cocked_per_die))
+        out.extend(crops_of_frame(image, dice, rng, tags, per_die, True, cocked_per_die, wide))
         out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
     return out
 

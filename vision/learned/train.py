@@ -45,16 +45,16 @@ def make_data(
     hard=False,
     focus_scenes: int = 0,
     kinds=KINDS,
+    wide: float = 0.0,
 ) -> CropSet:
     data = CropSet()
     for kind in kinds:
         t = time.time()
         # Cocked dice are few and hard (their top face shows, foreshortened): several crops each,
         # now that they have their own class (as "none" more crops cost flat dice: docs).
-        part = synth_crops(kind, scenes, seed, per_die=per_die, cocked_per_die=cocked, hard=hard)
-        part.extend(
-            sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, cocked_per_die=cocked, hard=hard)
-        )
+        some = dict(cocked_per_die=cocked, hard=hard, wide=wide)
+        part = synth_crops(kind, scenes, seed, per_die=per_die, **some)
+        part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, **some))
         for j, name in enumerate(FOCUS if focus_scenes else ()):
             part.extend(
                 synth_crops(
@@ -62,9 +62,8 @@ def make_data(
                     focus_scenes,
                     seed + 100 + j,
                     per_die=per_die,
-                    cocked_per_die=cocked,
-                    hard=hard,
                     focus=name,
+                    **some,
                 )
             )
         log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
@@ -182,7 +181,15 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
     """A temperature per kind, fitted on separately generated crops (seed + 500)."""
     log("calibration crops")
     calib = make_data(
-        a.seed + 500, a.calib_scenes, max(2, a.sim_tables // 3), 1, log, 1, hard, kinds=a.kinds
+        a.seed + 500,
+        a.calib_scenes,
+        max(2, a.sim_tables // 3),
+        1,
+        log,
+        1,
+        hard,
+        kinds=a.kinds,
+        wide=a.wide_jitter,
     )
     calib = only_doubted(calib, a.doubted_by, a.doubt_below, log)  # what it will be shown
     c_images, c_labels = calib.arrays()
@@ -228,6 +235,16 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in text.split(",") if s.strip())
 
 
+def _share(text: str) -> float:
+    try:
+        share = float(text)
+    except ValueError:
+        share = -1.0
+    if not 0.0 <= share <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a share between 0 and 1, got {text!r}")
+    return share
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     bad = [k for k in kinds if k not in KINDS]
@@ -243,6 +260,13 @@ def main(argv=None) -> int:
     p.add_argument("--sim-tables", type=int, default=10, help="simulated tables per kind")
     p.add_argument("--per-die", type=int, default=2, help="jittered crops per die")
     p.add_argument("--cocked-crops", type=int, default=4, help="crops per cocked die")
+    p.add_argument(
+        "--wide-jitter",
+        type=_share,
+        default=0.0,
+        help="share of the jittered crops cut off by data.WIDE_SHIFT (as the detector's finds on"
+        " dice that touch), not data.JITTER_SHIFT; 0: the recipes before it",
+    )
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument(
         "--data-sets",
@@ -342,12 +366,15 @@ def main(argv=None) -> int:
                     hard,
                     a.focus_scenes,
                     a.kinds,
+                    a.wide_jitter,
                 ),
             )
         )
     if a.photoreal:
         w = a.photoreal_weight
-        part = photoreal_crops(a.photoreal, a.seed, a.per_die * w, a.cocked_crops * w, hard)
+        part = photoreal_crops(
+            a.photoreal, a.seed, a.per_die * w, a.cocked_crops * w, hard, a.wide_jitter
+        )
         log(f"  photoreal: {len(part)} crops {class_counts(part.labels)}")
         data.extend(part)
     if set(a.kinds) != set(KINDS):
@@ -382,6 +409,7 @@ def main(argv=None) -> int:
             "doubt_below": a.doubt_below if a.doubted_by else None,
             "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
+            "wide_jitter": a.wide_jitter,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
