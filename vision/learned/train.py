@@ -26,6 +26,7 @@ from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synth_crops
 from .doubt import only_doubted, problem
+from .half import halve
 from .network import build_model
 from .temperature import fit_temperature
 
@@ -175,6 +176,7 @@ def export(model, path: Path) -> None:
         output_names=["logits"],
         dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
     )
+    halve(path)  # stored as float16 (half.py): four classifiers within the 5 MB
 
 
 def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
