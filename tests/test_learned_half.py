@@ -68,7 +68,7 @@ def test_a_halved_network_is_half_the_bytes_and_reads_the_same(tmp_path):
 
 
 def test_the_committed_classifiers_are_stored_halved():
-    """Four classifiers fit in the issue's 5 MB only halved (test_learned checks the total)."""
+    """A fourth classifier fits in the issue's 5 MB only halved (test_learned checks the total)."""
     from vision.learned.runtime import MODELS
 
     for path in sorted(MODELS.glob("faces*.onnx")):

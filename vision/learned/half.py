@@ -1,8 +1,9 @@
 """Networks stored with float16 weights: half the bytes in the repository, read as float32.
 
-The issue allows 5 MB of models; four classifiers of 1.2-1.8 MB do not fit as float32. Each
-weight tensor is stored as float16 and a Cast node turns it back into float32 when OpenCV loads
-the network (valid ONNX, which OpenCV 4.9 and 5 both read; nothing changes at run time). The
+The issue allows 5 MB of models; three classifiers of 1.2-1.8 MB and the detector took 4.6, and
+a fourth classifier (session 20's w1, which reads Détrak better) did not fit. Each weight
+tensor is stored as float16 and a Cast node turns it back into float32 when OpenCV loads the
+network (valid ONNX, which OpenCV 4.9 and 5 both read; nothing changes at run time). The
 logits move by about 1e-2 at most (docs/vision.md, "Session 20"). Needs the `onnx` package (the
 train and dev extras); the product only reads the result.
 

@@ -176,7 +176,7 @@ def export(model, path: Path) -> None:
         output_names=["logits"],
         dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
     )
-    halve(path)  # stored as float16 (half.py): four classifiers within the 5 MB
+    halve(path)  # stored as float16 (half.py): room for a fourth classifier in 5 MB
 
 
 def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
