@@ -24,69 +24,17 @@ from vision.photoreal.truth import add_scenes_option, rendered_scenes
 
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
-from .data import FOCUS, CropSet, class_counts, photoreal_crops, sim_crops, synth_crops
+from .data import FOCUS, CropSet, class_counts, photoreal_crops
 from .doubt import only_doubted, problem
 from .half import halve
 from .network import build_model
 from .temperature import fit_temperature
+from .trainset import cached, inputs, make_data
 
 MODELS = Path(__file__).parent / "models"
 NAME = "faces"  # the files written: <name>.onnx and <name>.json
 OPSET = 13
 DATA_SEED_STEP = 1000  # the seeds of further training sets (--data-sets)
-
-
-def make_data(
-    seed: int,
-    scenes: int,
-    sim_tables: int,
-    per_die: int,
-    log,
-    cocked: int = 1,
-    hard=False,
-    focus_scenes: int = 0,
-    kinds=KINDS,
-    wide: float = 0.0,
-) -> CropSet:
-    data = CropSet()
-    for kind in kinds:
-        t = time.time()
-        # Cocked dice are few and hard (their top face shows, foreshortened): several crops each,
-        # now that they have their own class (as "none" more crops cost flat dice: docs).
-        some = dict(cocked_per_die=cocked, hard=hard, wide=wide)
-        part = synth_crops(kind, scenes, seed, per_die=per_die, **some)
-        part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, **some))
-        for j, name in enumerate(FOCUS if focus_scenes else ()):
-            part.extend(
-                synth_crops(
-                    kind,
-                    focus_scenes,
-                    seed + 100 + j,
-                    per_die=per_die,
-                    focus=name,
-                    **some,
-                )
-            )
-        log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")
-        data.extend(part)
-    return data
-
-
-def cached(path: Path | None, make) -> CropSet:
-    """The training crops, made once per set of arguments (a second run to try other training
-    settings skips the rendering; the caller names the file after what made it)."""
-    if path is not None and path.exists():
-        z = np.load(path, allow_pickle=False)
-        data = CropSet()
-        data.images = list(z["images"])
-        data.labels = [int(v) for v in z["labels"]]
-        data.tags = json.loads(str(z["tags"]))
-        return data
-    data = make()
-    if path is not None:
-        images, labels = data.arrays()
-        np.savez(path, images=images, labels=labels, tags=json.dumps(data.tags))
-    return data
 
 
 def kind_masks(tags) -> dict[str, np.ndarray]:
@@ -148,18 +96,6 @@ def logits_of(model, x) -> np.ndarray:
         return np.concatenate(
             [model(torch.from_numpy(x[s : s + 512])).numpy() for s in range(0, len(x), 512)]
         )
-
-
-def inputs(data: CropSet, chunk: int = 20_000) -> tuple[np.ndarray, np.ndarray]:
-    """The network's input blob and the labels, made a chunk at a time (the same values as one
-    to_input call: each crop is normalised alone). Made at once, three training sets' temporaries
-    did not fit in 23 GB; this way the blob (16 KiB a crop) is the only big thing left."""
-    images, labels = data.arrays()
-    data.images = []  # (the stack holds them now)
-    x = np.empty((len(images), CHANNELS, INPUT, INPUT), np.float32)
-    for s in range(0, len(images), chunk):
-        x[s : s + chunk] = to_input(list(images[s : s + chunk]))
-    return x, labels
 
 
 def export(model, path: Path) -> None:
