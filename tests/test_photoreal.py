@@ -135,3 +135,19 @@ def test_each_kind_gets_its_own_scenes(tmp_path):
     the kind joined the seed: the two kinds' figures were not independent)."""
     pips, detrak = (draw_spec(k, 0, 9, tmp_path / k)["conditions"] for k in ("pips", "detrak"))
     assert pips != detrak
+
+
+def _pairs(spec) -> int:
+    """Leaning pairs in a spec: die A of a pair starts flat, just above the table."""
+    rest = spec["die_side_cm"] / 2 + LIFT
+    return sum(math.isclose(d["loc"][2], rest) for d in spec["dice"])
+
+
+def test_a_leaning_training_set_sets_up_more_leaning_dice_in_the_same_scenes(tmp_path):
+    plain = [draw_spec("detrak", 5, i, tmp_path / f"p{i}") for i in range(10)]
+    leaning = [draw_spec("detrak", 5, i, tmp_path / f"l{i}", leaning=True) for i in range(10)]
+    assert sum(map(_pairs, leaning)) >= 2 * sum(map(_pairs, plain)) > 0
+    for a, b in zip(plain, leaning, strict=True):  # the frame, camera and colours are kept
+        same = ("frame", "die_size", "tilt", "die_colour", "mark_colour")
+        assert {k: a["conditions"][k] for k in same} == {k: b["conditions"][k] for k in same}
+        assert a["camera"] == b["camera"]

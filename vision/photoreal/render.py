@@ -29,14 +29,16 @@ SCRIPT = Path(__file__).with_name("blender_scene.py")
 JPEG_QUALITY = 92
 
 
-def render_one(kind: str, seed: int, index: int, out: Path, blender: str = "blender") -> Path:
+def render_one(
+    kind: str, seed: int, index: int, out: Path, blender: str = "blender", leaning: bool = False
+) -> Path:
     """Render scene `index` into `out`; returns the truth file's path."""
     name = out / f"{kind}_{index:03d}"
     if (name.with_suffix(".json")).exists():
         return name.with_suffix(".json")
     with tempfile.TemporaryDirectory(prefix="arbitre-photoreal-") as tmp:
         tmp = Path(tmp)
-        spec = draw_spec(kind, seed, index, tmp)
+        spec = draw_spec(kind, seed, index, tmp, leaning)
         spec_path = tmp / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         cmd = [
@@ -94,13 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--first", type=int, default=0, help="index of the first scene")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--blender", default="blender")
+    p.add_argument(
+        "--leaning",
+        action="store_true",
+        help="more dice set up to lean on a neighbour (spec.LEANING_PAIRS): for training sets",
+    )
     args = p.parse_args(argv)
     if not shutil.which(args.blender):
         print(f"{args.blender}: not found (Debian: apt-get install blender)", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.first, args.first + args.n):
-        print(render_one(args.kind, args.seed, i, args.out, args.blender), flush=True)
+        print(render_one(args.kind, args.seed, i, args.out, args.blender, args.leaning), flush=True)
     return 0
 
 

@@ -35,10 +35,15 @@ KINDS = ("pips", "strike", "detrak")
 FRAMES = ((640, 480), (1280, 960), (1280, 960), (1600, 1200), (1920, 1080), (4032, 3024))
 TILE = 256  # atlas tile side, px: a 150 px die's face is sharp
 ROUGHNESS = {"glossy": (0.05, 0.2), "satin": (0.25, 0.5)}
+# leaning pairs a scene draws from: a benchmark's mix, or (`leaning`, for training sets) three
+# times as many, since the dice the reader reads as faces when it should not are leaning ones
+PAIRS = (0, 1, 1, 2, 3)
+LEANING_PAIRS = (2, 3, 4, 5, 6)
 
 
-def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
-    """The spec of scene `index` of `seed` (textures written under `textures`)."""
+def draw_spec(kind: str, seed: int, index: int, textures: Path, leaning: bool = False) -> dict:
+    """The spec of scene `index` of `seed` (textures written under `textures`); `leaning`:
+    more dice set up to lean (the same draws otherwise, so a scene keeps its frame and look)."""
     textures.mkdir(parents=True, exist_ok=True)
     # (the kind in the seed: pips and Détrak scenes of one index would otherwise be one scene)
     rng = np.random.default_rng([seed, index, KINDS.index(kind), 4099])
@@ -57,7 +62,7 @@ def draw_spec(kind: str, seed: int, index: int, textures: Path) -> dict:
     reach = _reach(camera, frame, side)
     scene_colours = _colour_choice(rng)
     view = max(frame) / 2 / camera["f_px"] * camera["distance"]
-    starts = _starts(rng, side, reach, arena, view)
+    starts = _starts(rng, side, reach, arena, view, leaning)
     dice = _dice(kind, rng, starts, scene_colours, textures, f"{seed}_{index}")
     return {
         "kind": kind,
@@ -131,14 +136,16 @@ def _die_colours(rng, scene_colours) -> tuple[str, str]:
     return die, mark
 
 
-def _starts(rng, side: float, reach: float, arena: dict | None, view: float) -> list:
+def _starts(
+    rng, side: float, reach: float, arena: dict | None, view: float, leaning: bool = False
+) -> list:
     """Where the dice start (location, quaternion): dropped from a little height at random
     turns, some onto another die (a pile), up to three set up to lean on a neighbour
     (vision/photoreal/poses.py: the cocked dice) and, in the Strike box, up to two on its wall;
     a few thrown out of the box."""
     room = int((2 * reach / (1.6 * side)) ** 2)
     n = int(min(rng.integers(4, 16), max(2, room)))
-    pairs = min(int(rng.choice([0, 1, 1, 2, 3])), n // 3)
+    pairs = min(int(rng.choice(LEANING_PAIRS if leaning else PAIRS)), n // 3)
     piles = int(rng.integers(0, 3)) if n - 2 * pairs >= 4 else 0
     walls = int(rng.integers(0, 3)) if arena else 0
     out = int(round(n * rng.uniform(0.05, 0.3))) if arena else 0
