@@ -22,7 +22,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     """A die the frame's look found a third of a side off and called cocked (a die touching
     others), which the classifier is not sure is cocked, is found again closer and read; one
     the classifier is sure is cocked is not looked at; at most CLOSER_LOOKS a frame, the least
-    sure first; Détrak, not in CLOSER_KINDS, is read as found."""
+    sure first; every kind (Détrak since session 20)."""
     from vision.learned import detector
     from vision.learned.classes import kind_classes
     from vision.learned.detector import Found
@@ -52,7 +52,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
         monkeypatch.setattr(read_learned, "probabilities", lambda crops, k, r=row: r[None])
         looked.clear()
         read_learned.learned_dice(scene.image, kind, die_size=die.size)
-        assert len(looked) == (1 if kind == "pips" else 0)  # Détrak: read as found
+        assert len(looked) == 1
 
 
 def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch):
@@ -79,5 +79,5 @@ def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch)
         read_learned._closer_look(frame, finds, rows, kind, None)
         lost = [x for x in looked if x != 99.0]
         assert lost == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0][: read_learned.CLOSER_LOST]
-        # (the sure one is reported cocked: looked at as one, for the kinds that do)
-        assert (99.0 in looked) == (kind in read_learned.CLOSER_KINDS)
+        # (the sure one is reported cocked: looked at as one, if the classifier doubts it)
+        assert 99.0 in looked

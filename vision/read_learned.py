@@ -32,10 +32,9 @@ SURE_FIND = 0.7  # a cocked find the classifier sees no die in is kept when this
 FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find...
 FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
 # a flat find the classifier gives these odds of being cocked is cocked: 0.4 until session 19;
-# lower where the finds reported cocked are looked at closer (CLOSER_KINDS), which gives back
-# most flat dice the lower line costs (docs/vision.md, session 19)
-COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.4}
-CLOSER_KINDS = ("pips", "strike")  # (Détrak measured: more errors, fewer cocked dice flagged)
+# lower since the finds reported cocked are looked at closer, which gives back most flat dice
+# the lower line costs (docs/vision.md, sessions 19 and 20)
+COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.3}
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
@@ -189,16 +188,15 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 
 def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
     """`found` and `p` with some finds found again by the detector looking closer
-    (detector.look_closer) and read again there, by the same rules: of CLOSER_KINDS, the
-    CLOSER_LOOKS finds reported cocked least surely (the classifier giving them under
-    CLOSER_UNSURE of being cocked); of every kind, the CLOSER_LOST hottest finds the detector
-    calls cocked and the classifier sees no die in, which are dropped. On seeds 1 and 3, most
+    (detector.look_closer) and read again there, by the same rules: the CLOSER_LOOKS finds
+    reported cocked least surely (the classifier giving them under CLOSER_UNSURE of being
+    cocked), and the CLOSER_LOST hottest finds the detector calls cocked and the classifier sees
+    no die in, which are dropped. (Détrak too since session 20, read first by faces-wide.) On seeds 1 and 3, most
     flat dice reported cocked, and most of the Détrak dice never reported, were dice touching
     others, found a third to half a side off and called cocked by the detector. (Read around
     instead, as _look_around does, cocked dice read as faces: the classifier was taught crops
     off by an eighth of a side at most.)"""
-    idx = _unsure_cocked(found, p, kind)[:CLOSER_LOOKS] if kind in CLOSER_KINDS else []
-    idx += _lost_cocked(found, p, kind)[:CLOSER_LOST]
+    idx = _unsure_cocked(found, p, kind)[:CLOSER_LOOKS] + _lost_cocked(found, p, kind)[:CLOSER_LOST]
     closer = {}
     for i in idx:
         again = detector.look_closer(frame, found[i])
