@@ -33,7 +33,7 @@ FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find..
 FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
 # a flat find the classifier gives these odds of being cocked is cocked: 0.4 until session 19;
 # lower since the finds reported cocked are looked at closer, which gives back most flat dice
-# the lower line costs (docs/vision.md, sessions 19 and 20)
+# the lower line costs (docs/vision.md, sessions 19-21)
 COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.3}
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
@@ -191,9 +191,10 @@ def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     (detector.look_closer) and read again there, by the same rules: the CLOSER_LOOKS finds
     reported cocked least surely (the classifier giving them under CLOSER_UNSURE of being
     cocked), and the CLOSER_LOST hottest finds the detector calls cocked and the classifier sees
-    no die in, which are dropped. (Détrak too since session 20, read first by faces-wide.) On seeds 1 and 3, most
-    flat dice reported cocked, and most of the Détrak dice never reported, were dice touching
-    others, found a third to half a side off and called cocked by the detector. (Read around
+    no die in, which are dropped (Détrak's reported-cocked finds too since session 21, read
+    first by faces-wide). On seeds 1 and 3, most flat dice reported cocked, and most of the
+    Détrak dice never reported, were dice touching others, found a third to half a side off and
+    called cocked by the detector. (Read around
     instead, as _look_around does, cocked dice read as faces: the classifier was taught crops
     off by an eighth of a side at most.)"""
     idx = _unsure_cocked(found, p, kind)[:CLOSER_LOOKS] + _lost_cocked(found, p, kind)[:CLOSER_LOST]
