@@ -22,7 +22,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     """A die the frame's look found a third of a side off and called cocked (a die touching
     others), which the classifier is not sure is cocked, is found again closer and read; one
     the classifier is sure is cocked is not looked at; at most CLOSER_LOOKS a frame, the least
-    sure first; every kind (Détrak since session 20)."""
+    sure first; every kind (Détrak since session 21)."""
     from vision.learned import detector
     from vision.learned.classes import kind_classes
     from vision.learned.detector import Found
