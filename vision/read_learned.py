@@ -194,9 +194,8 @@ def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     no die in, which are dropped (Détrak's reported-cocked finds too since session 21, read
     first by faces-wide). On seeds 1 and 3, most flat dice reported cocked, and most of the
     Détrak dice never reported, were dice touching others, found a third to half a side off and
-    called cocked by the detector. (Read around
-    instead, as _look_around does, cocked dice read as faces: the classifier was taught crops
-    off by an eighth of a side at most.)"""
+    called cocked by the detector. (Read around instead, as _look_around does, cocked dice
+    read as faces: the classifier was taught crops off by an eighth of a side at most.)"""
     idx = _unsure_cocked(found, p, kind)[:CLOSER_LOOKS] + _lost_cocked(found, p, kind)[:CLOSER_LOST]
     closer = {}
     for i in idx:

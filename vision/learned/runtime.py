@@ -82,7 +82,7 @@ def available(kind: str) -> bool:
         return False
 
 
-@lru_cache(maxsize=8)  # one per network in models/ (four classifiers since session 20)
+@lru_cache(maxsize=8)  # one per network in models/ (four classifiers since session 21)
 def _meta(stem: str = DEFAULT) -> dict:
     path = MODELS / f"{stem}.json"
     meta = json.loads(path.read_text())
@@ -97,7 +97,7 @@ def _meta(stem: str = DEFAULT) -> dict:
     return meta
 
 
-@lru_cache(maxsize=8)  # one per network in models/ (four classifiers since session 20)
+@lru_cache(maxsize=8)  # one per network in models/ (four classifiers since session 21)
 def _net(stem: str = DEFAULT):
     path = MODELS / f"{stem}.onnx"
     if not path.exists():
