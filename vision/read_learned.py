@@ -35,6 +35,9 @@ FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a 
 # lower since the finds reported cocked are looked at closer, which gives back most flat dice
 # the lower line costs (docs/vision.md, sessions 19-21)
 COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.3}
+# the kinds whose frames get a look nearer when the detector sees the dice small: heaps of
+# Détrak dice in 4032 px photos (session 22; Strike's readings were none the better)
+NEARER_KINDS = ("pips", "detrak")
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
@@ -67,7 +70,8 @@ def learned_dice(
 ) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
     detector's overview of the frame if already made."""
-    found = [f for f in find_dice(frame, die_size, base) if _worth_a_look(f)]
+    nearer = kind in NEARER_KINDS
+    found = [f for f in find_dice(frame, die_size, base, nearer) if _worth_a_look(f)]
     if not found:
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
