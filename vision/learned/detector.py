@@ -44,7 +44,8 @@ REFINE = 3  # looks at most after the first two
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames)
 MAX_UPSCALE = 1.5
 SURE = 0.5  # heat of the finds whose sizes choose the scale
-NEAR_PX = 12.0  # a good look seeing its dice smaller than this has one look nearer (session 22)
+NEAR_PX = 12.0  # a good look seeing its dice smaller than this, and an unsure find, has one
+# look nearer (session 22: a heap of small dice seen as one die is an unsure find)
 NEARER_SEES = (3, 1.5)  # ...taken if it sees this many more sure dice, and this many times as many
 SURE_BIG = 0.7  # heat of a big die whose pips, seen as small dice, are taken for its own
 PIPS_RATIO = 3.5  # ...or of a SURE one, when the small finds are this many times smaller
@@ -118,7 +119,7 @@ def find_dice(
     # (of looks seeing as many dice, a good one: the far look seeing all 20 dice of a frame at
     # 7 px must not send for a third look at the scale of the second)
     most = _refine(frame, max(seen, key=lambda lk: (lk.sure, lk in good)), seen, good)
-    if nearer and most in good and most.px < NEAR_PX:
+    if nearer and most in good and most.px < NEAR_PX and len(most.found) > most.sure:
         _look_nearer(frame, most, seen, good)
     big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
     return _likeliest(good or [_nearest_good(seen)], big).found
