@@ -150,10 +150,11 @@ def _refine(frame: np.ndarray, most: _Look, seen: list, good: list) -> _Look:
 
 
 def _look_nearer(frame: np.ndarray, most: _Look, seen: list, good: list) -> None:
-    """A look at the scale that shows `most`'s dice at WANT_PX and, if it sees more sure dice,
-    the looks that bring them to a good size (added to `seen` and `good`). A look seeing its
-    "dice" at 10-13 px may be seeing heaps of tiny dice as one: a 4032 px photo of 55 px Détrak
-    dice, its dice 5 px at the second look, saw them at 11.6 px and found 7 of 23 (session 22). Only a look seeing many more dice counts: one or two more, at 13 px,
+    """A look at the scale that shows `most`'s dice at WANT_PX and, if it sees many more sure
+    dice (NEARER_SEES), the looks that bring them to a good size (added to `seen` and `good`).
+    A look seeing its "dice" at 10-12 px may be seeing heaps of tiny dice as one: a 4032 px
+    photo of 55 px Détrak dice, 5 px at the second look, saw them at 11.6 px and found 7 of
+    23 (session 22). One or two more sure dice do not count: taking such looks (at 13 px)
     changed as many readings for the worse as for the better on seeds 1 and 3."""
     h, w = frame.shape[:2]
     scale = _bounded(most.scale * WANT_PX / most.px, h, w)
