@@ -141,9 +141,9 @@ def _starts(
     rng, side: float, reach: float, arena: dict | None, view: float, leaning: bool = False
 ) -> list:
     """Where the dice start (location, quaternion): dropped from a little height at random
-    turns, some onto another die (a pile), up to three (PAIRS; LEANING_PAIRS) set up to lean
-    on a neighbour (vision/photoreal/poses.py: the cocked dice) and, in the Strike box, up to
-    two on its wall; a few thrown out of the box."""
+    turns, some onto another die (a pile), up to three (PAIRS; six with `leaning`:
+    LEANING_PAIRS) set up to lean on a neighbour (vision/photoreal/poses.py: the cocked dice)
+    and, in the Strike box, up to two on its wall; a few thrown out of the box."""
     room = int((2 * reach / (1.6 * side)) ** 2)
     n = int(min(rng.integers(4, 16), max(2, room)))
     pairs = min(int(rng.choice(LEANING_PAIRS if leaning else PAIRS)), n // 3)
