@@ -140,6 +140,31 @@ def test_heaps_of_small_dice_in_a_big_photo_are_found_by_a_look_nearer():
 
 
 @needs_model
+def test_small_pips_in_a_big_photo_are_seen_whole(monkeypatch):
+    """The benchmark's seed-0 pips scene 135: a 4032 px photo taken 24 degrees off vertical,
+    21 dice of 11-20 px, 5-9 px at the 2.4 Mpx a look may cost. Pips photos are looked at whole
+    (read_learned.WHOLE_KINDS): 18 of its 19 flat dice are read right; 10 without."""
+    from vision import read_learned
+    from vision.synth.conditions import benchmark_conditions
+    from vision.synth.scene import render_scene
+
+    c = list(benchmark_conditions("pips", 136, 0))[135]
+    scene = render_scene("pips", np.random.default_rng([0, 135, 0]), **c)
+    assert scene.conditions["frame"] == (4032, 3024)
+    flat = [t for t in scene.dice if not t.cocked]
+    assert len(flat) == 19 and max(t.size for t in scene.dice) < 21
+
+    def read_right() -> int:
+        dice = read(scene.image, "pips").dice
+        near = [[d for d in dice if math.hypot(d.x - t.x, d.y - t.y) < 0.5 * t.size] for t in flat]
+        return sum(bool(n) and n[0].face == t.face for n, t in zip(near, flat, strict=True))
+
+    assert read_right() >= 17
+    monkeypatch.setattr(read_learned, "WHOLE_KINDS", ())
+    assert read_right() <= 13
+
+
+@needs_model
 def test_no_look_nearer_when_every_find_is_sure(monkeypatch):
     """A frame like the speed benchmark's: 20 Détrak dice of 40 px in a 1280 px frame, seen at
     11-12 px by the second look, every find sure. No heap there: two looks, as before (the
@@ -182,16 +207,17 @@ def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
         found = [None] * (sure + unsure)
         return [first, detector._Look(scale, found, 12.0 if sure else None, sure)]
 
-    assert detector._closer_helps(looks(0.3, 1), 960, 1280)
-    assert detector._closer_helps(looks(0.3, 0), 960, 1280)
-    assert not detector._closer_helps(looks(0.3, 12), 960, 1280)
-    assert not detector._closer_helps(looks(0.3, 2, unsure=0), 960, 1280)  # Knister's two dice
+    top, big = detector._most_scale(960, 1280), detector._most_scale(3024, 4032)
+    assert detector._closer_helps(looks(0.3, 1), top)
+    assert detector._closer_helps(looks(0.3, 0), top)
+    assert not detector._closer_helps(looks(0.3, 12), top)
+    assert not detector._closer_helps(looks(0.3, 2, unsure=0), top)  # Knister's two dice
     # nothing at all: an empty table at 1280 px stays two looks (it is read at every still
     # frame), a 4032 px photo, where 18 px dice are specks, is looked at closer
-    assert not detector._closer_helps(looks(0.3, 0, unsure=0), 960, 1280)
-    assert detector._closer_helps(looks(0.095, 0, unsure=0), 3024, 4032)
-    assert not detector._closer_helps(looks(0.6, 1), 960, 1280)  # 18 px dice are 10.8 px there
-    assert not detector._closer_helps(looks(1.5, 0), 960, 1280)  # MAX_UPSCALE
+    assert not detector._closer_helps(looks(0.3, 0, unsure=0), top)
+    assert detector._closer_helps(looks(0.095, 0, unsure=0), big)
+    assert not detector._closer_helps(looks(0.6, 1), top)  # 18 px dice are 10.8 px there
+    assert not detector._closer_helps(looks(1.5, 0), top)  # MAX_UPSCALE
 
 
 def _look(scale: float, finds: list[tuple[float, float, float]]) -> detector._Look:

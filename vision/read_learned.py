@@ -38,6 +38,8 @@ COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.3}
 # the kinds whose frames get a look nearer when the detector sees the dice small: heaps of
 # Détrak dice in 4032 px photos (session 22; Strike's readings were none the better)
 NEARER_KINDS = ("pips", "detrak")
+# ...and whose 4032 px photos are looked at whole when the dice are small there (session 23)
+WHOLE_KINDS = ("pips",)
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
@@ -70,8 +72,8 @@ def learned_dice(
 ) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
     detector's overview of the frame if already made."""
-    nearer = kind in NEARER_KINDS
-    found = [f for f in find_dice(frame, die_size, base, nearer) if _worth_a_look(f)]
+    looks = {"nearer": kind in NEARER_KINDS, "whole": kind in WHOLE_KINDS}
+    found = [f for f in find_dice(frame, die_size, base, **looks) if _worth_a_look(f)]
     if not found:
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)

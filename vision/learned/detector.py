@@ -99,43 +99,45 @@ def find_dice(
     die_size: float | None = None,
     base: np.ndarray | None = None,
     nearer: bool = False,
+    whole: bool = False,
 ) -> list[Found]:
     """Every die the detector finds in a BGR frame; `die_size` (frame px) if known; `base`, the
     frame's overview() if the caller has made it already; `nearer`: a look nearer when the dice
-    are seen small (_look_nearer; the reader asks it for the kinds it helps)."""
+    are seen small (_look_nearer); `whole`: looks may take a frame over MAX_INPUT_PX at its own
+    size (_most_scale). The reader asks for these two for the kinds they help."""
     h, w = frame.shape[:2]
+    top = _most_scale(h, w, whole)
     if die_size:
-        return look(frame, _bounded(WANT_PX / die_size, h, w))
-    first, second = (_bounded(side / max(h, w), h, w) for side in (FIRST, SECOND))
+        return look(frame, min(WANT_PX / die_size, top))
+    first, second = (min(side / max(h, w), top) for side in (FIRST, SECOND))
     if base is None:
         base = overview(frame)  # the first look shrinks this copy, not the whole frame again
     looks = [_look_at(frame, first, base), _look_at(frame, second, base)]
-    while _closer_helps(looks, h, w):
-        looks.append(_look_at(frame, _bounded(looks[-1].scale * 2.0, h, w)))
+    while _closer_helps(looks, top):
+        looks.append(_look_at(frame, min(looks[-1].scale * 2.0, top)))
     seen = [lk for lk in looks if lk.px]
     if not seen:
         return looks[-1].found
     good = [lk for lk in seen if GOOD_PX[0] <= lk.px <= GOOD_PX[1]]
     # (of looks seeing as many dice, a good one: the far look seeing all 20 dice of a frame at
     # 7 px must not send for a third look at the scale of the second)
-    most = _refine(frame, max(seen, key=lambda lk: (lk.sure, lk in good)), seen, good)
+    most = _refine(frame, max(seen, key=lambda lk: (lk.sure, lk in good)), seen, good, top)
     if nearer and most in good and most.px < NEAR_PX and len(most.found) > most.sure:
-        _look_nearer(frame, most, seen, good)
+        _look_nearer(frame, most, seen, good, top)
     big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
     return _likeliest(good or [_nearest_good(seen)], big).found
 
 
-def _refine(frame: np.ndarray, most: _Look, seen: list, good: list) -> _Look:
-    """Looks (REFINE at most, added to `seen` and `good`) until one sees the dice of `most`,
-    the look seeing the most of them, at a good size; the last look."""
-    h, w = frame.shape[:2]
+def _refine(frame: np.ndarray, most: _Look, seen: list, good: list, top: float) -> _Look:
+    """Looks (REFINE at most, added to `seen` and `good`, at scales up to `top`) until one sees
+    the dice of `most`, the look seeing the most of them, at a good size; the last look."""
     for _ in range(REFINE):  # the look that sees the most dice sees them too small or too big
         if most in good:
             break
         k = WANT_PX / most.px
         if most.px < GOOD_PX[0]:
             k = max(k, 1.5)  # (tiny dice are seen bigger than they are: zoom in at least this)
-        scale = _bounded(most.scale * k, h, w)
+        scale = min(most.scale * k, top)
         if abs(scale / most.scale - 1) < 0.1:
             break  # as near as the frame allows
         near = [lk for lk in seen if abs(scale / lk.scale - 1) < 0.1]
@@ -149,21 +151,20 @@ def _refine(frame: np.ndarray, most: _Look, seen: list, good: list) -> _Look:
     return most
 
 
-def _look_nearer(frame: np.ndarray, most: _Look, seen: list, good: list) -> None:
+def _look_nearer(frame: np.ndarray, most: _Look, seen: list, good: list, top: float) -> None:
     """A look at the scale that shows `most`'s dice at WANT_PX and, if it sees many more sure
     dice (NEARER_SEES), the looks that bring them to a good size (added to `seen` and `good`).
     A look seeing its "dice" at 10-12 px may be seeing heaps of tiny dice as one: a 4032 px
     photo of 55 px Détrak dice, 5 px at the second look, saw them at 11.6 px and found 7 of
     23 (session 22). One or two more sure dice do not count: taking such looks (at 13 px)
     changed as many readings for the worse as for the better on seeds 1 and 3."""
-    h, w = frame.shape[:2]
-    scale = _bounded(most.scale * WANT_PX / most.px, h, w)
+    scale = min(most.scale * WANT_PX / most.px, top)
     if scale < most.scale * 1.1 or any(abs(scale / lk.scale - 1) < 0.1 for lk in seen):
         return
     nearer = _look_at(frame, scale)
     more, times = NEARER_SEES
     if nearer.sure >= max(most.sure + more, times * most.sure):
-        _refine(frame, _seen(nearer, seen, good), seen, good)
+        _refine(frame, _seen(nearer, seen, good), seen, good, top)
 
 
 def _seen(lk: _Look, seen: list, good: list) -> _Look:
@@ -207,14 +208,14 @@ def _nearest_good(seen: list[_Look]) -> _Look:
     return min((lk for lk in seen if 2 * lk.sure >= most), key=_off_good)
 
 
-def _closer_helps(looks: list[_Look], h: int, w: int) -> bool:
+def _closer_helps(looks: list[_Look], top: float) -> bool:
     """Whether to look closer: when the closest look yet has seen no sure die, or only FEW
     among more unsure ones, and an 18 px die would still be too small there. Tiny dice in a
     big frame (a 4032 px photo of 18 px dice) are no more than specks at the first looks, which
     may see nothing, only the Strike arena as one big die, or a heap of them as one or two dice;
     unsure finds are often tiny dice that, seen closer, are sure."""
     last = looks[-1]
-    if _bounded(last.scale * 2.0, h, w) < last.scale * 1.2:
+    if min(last.scale * 2.0, top) < last.scale * 1.2:
         return False  # as near as the frame allows
     small = last.scale * SMALLEST < GOOD_PX[0]
     if not last.px:
@@ -303,16 +304,22 @@ def _pip_or_same(times: float, ratio: float) -> bool:
     return times < 2.0 or ratio <= times <= ARENA_RATIO
 
 
-def _bounded(scale: float, h: int, w: int) -> float:
+def _most_scale(h: int, w: int, whole: bool = False) -> float:
+    """The largest scale a look of an h x w frame may take: MAX_INPUT_PX input pixels at most,
+    MAX_UPSCALE; `whole`, the frame at its own size even over MAX_INPUT_PX. A 4032 px photo of
+    pip dice seen from far off may hold 11-20 px dice, 5-9 px at 2.4 Mpx: seen whole, the 55
+    such photos of three seeds were read with 18 errors instead of 30 and 49 cocked dice of 51
+    flagged instead of 46, at 0.3 s more each (session 23; Détrak's lost a cocked die, Strike's
+    did not change)."""
     most = (MAX_INPUT_PX / float(h * w)) ** 0.5
-    return float(min(scale, most, MAX_UPSCALE))
+    return float(min(max(most, 1.0) if whole else most, MAX_UPSCALE))
 
 
 def overview(frame: np.ndarray) -> np.ndarray:
     """The frame as the second look sees it (longest side SECOND px): the first look, and any
     caller that wants a small copy of the frame (the arena), shrink this one, not the frame."""
     h, w = frame.shape[:2]
-    return resized(frame, _bounded(SECOND / max(h, w), h, w))
+    return resized(frame, min(SECOND / max(h, w), _most_scale(h, w)))
 
 
 def resized(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> np.ndarray:
