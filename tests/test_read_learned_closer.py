@@ -46,7 +46,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     read_learned._closer_look(scene.image, finds, rows, "pips", None)
     # the least sure first, as many as CLOSER_LOOKS; never the one the classifier is sure of
     assert looked == [float(x) for x in range(read_learned.CLOSER_LOOKS)]
-    monkeypatch.setattr(read_learned, "find_dice", lambda *a: [off])
+    monkeypatch.setattr(read_learned, "find_dice", lambda *a, **k: [off])
     for kind in ("pips", "detrak"):
         row = _row(kind_classes(kind), "cocked", p=0.45)
         monkeypatch.setattr(read_learned, "probabilities", lambda crops, k, r=row: r[None])
