@@ -95,13 +95,13 @@ def test_a_cocked_die_read_as_a_face_in_doubt_is_found_again_closer(monkeypatch)
     scene = render_scene("pips", np.random.default_rng([1, 20, 0]), **c)
     cocked = [t for t in scene.dice if t.cocked]
 
-    def reported(kinds) -> list[bool | None]:
-        monkeypatch.setattr(read_learned, "DOUBTED_KINDS", kinds)
+    def reported(doubted_face: float) -> list[bool | None]:
+        monkeypatch.setattr(read_learned, "DOUBTED_FACE", doubted_face)
         dice = read_learned.learned_dice(scene.image, "pips")
         near = [
             [d for d in dice if math.hypot(d.x - t.x, d.y - t.y) < 0.5 * t.size] for t in cocked
         ]
         return [n[0].cocked if n else None for n in near]
 
-    assert reported(("pips",)) == [False, True]
-    assert reported(()) == [False, False]
+    assert reported(read_learned.DOUBTED_FACE) == [False, True]
+    assert reported(1.1) == [False, False]  # no face is doubted

@@ -46,7 +46,6 @@ CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, 
 DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
-DOUBTED_KINDS = ("pips", "strike", "detrak")  # ...for these kinds (session 23)
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
@@ -229,8 +228,6 @@ def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: s
     classifier tells some of them apart (session 23, seeds 1 and 3: 4, 2 and 3 more cocked dice
     flagged for pips, Strike and Détrak, with 2, 1 and no fewer errors; about one face in 40
     is read with such odds)."""
-    if kind not in DOUBTED_KINDS:
-        return found, p
     names = kind_classes(kind)
     cocked = names.index(COCKED)
     doubted = [
