@@ -46,6 +46,7 @@ CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, 
 DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
+MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
@@ -223,11 +224,11 @@ def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
     """`found` and `p` with the faces read in some doubt of a cocked die ("cocked" at
     DOUBTED_FACE to COCKED_ODDS) found again closer (detector.look_closer) and taken as read
-    there when that reads "cocked" DOUBTED_COCKED or more. A die tipped 25-35 or 55-65 degrees
-    shows a face much as a flat die seen from aside does; seen closer and better centred, the
-    classifier tells some of them apart (session 23, seeds 1 and 3: 4, 2 and 3 more cocked dice
-    flagged for pips, Strike and Détrak, with 2, 1 and no fewer errors; about one face in 40
-    is read with such odds)."""
+    there when that reads "cocked" DOUBTED_COCKED or more (for MIRRORED_DOUBTS, the crop and
+    its mirror averaged). A die tipped 25-35 or 55-65 degrees shows a face much as a flat die
+    seen from aside does; seen closer and better centred, the classifier tells some of them
+    apart (session 23, seeds 1 and 3: 4, 2 and 5 more cocked dice flagged for pips, Strike and
+    Détrak, with 2, 1 and 3 fewer errors; about one face in 40 is read with such odds)."""
     names = kind_classes(kind)
     cocked = names.index(COCKED)
     doubted = [
@@ -238,7 +239,10 @@ def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: s
     closer = {i: m for i in doubted if (m := detector.look_closer(frame, found[i])) is not None}
     if not closer:
         return found, p
-    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in closer.values()], kind)
+    crops = [crop_die(frame, m.x, m.y, m.size, below) for m in closer.values()]
+    q = probabilities(crops, kind)
+    if kind in MIRRORED_DOUBTS:  # with its mirror, as _second_look reads
+        q = (q + probabilities([np.ascontiguousarray(c[:, ::-1]) for c in crops], kind)) / 2
     found, p = list(found), p.copy()
     for (i, m), row in zip(closer.items(), q, strict=True):
         if row[cocked] >= DOUBTED_COCKED:
