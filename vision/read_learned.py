@@ -75,8 +75,8 @@ def learned_dice(
 ) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
     detector's overview of the frame if already made."""
-    looks = {"nearer": kind in NEARER_KINDS, "whole": kind in WHOLE_KINDS}
-    found = [f for f in find_dice(frame, die_size, base, **looks) if _worth_a_look(f)]
+    found = find_dice(frame, die_size, base, nearer=kind in NEARER_KINDS, whole=kind in WHOLE_KINDS)
+    found = [f for f in found if _worth_a_look(f)]
     if not found:
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
