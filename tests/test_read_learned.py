@@ -267,8 +267,9 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
 
 
 def test_one_die_read_twice_is_one_die():
-    """Two faces nearer than APART of a side are one die: the surer stays, with the lesser
-    confidence when the two faces disagree. Dice a side apart (touching), and a cocked die
+    """Two faces nearer than ONE_DIE of a side are one die: the surer stays, with the lesser
+    confidence when the two faces disagree. Dice a side apart (touching), dice touching whose
+    finds were drawn 0.75 of a side together (session 24: a 3 lost that way), and a cocked die
     leaning on a flat one, are two dice."""
     one = read_learned._one_per_die
     sure, twin = Die(2, 100, 100, 20, confidence=0.95), Die(2, 100, 110, 20, confidence=0.7)
@@ -277,6 +278,8 @@ def test_one_die_read_twice_is_one_die():
     assert one([sure, other]) == [Die(2, 100, 100, 20, confidence=0.6)]
     touching = Die(5, 120, 100, 20, confidence=0.9)
     assert one([sure, touching]) == [sure, touching]
+    drawn = Die(3, 100, 115, 20, confidence=0.9)
+    assert one([sure, drawn]) == [sure, drawn]
     leaning = Die(None, 100, 110, 20, cocked=True, confidence=0.8)
     assert one([sure, leaning]) == [sure, leaning]
 

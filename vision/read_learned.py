@@ -23,7 +23,7 @@ from vision.learned import available, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
-from vision.readings import SAME_DIE, Die
+from vision.readings import Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
 MIN_COCKED = 0.3  # ...that a cocked find needs
@@ -47,6 +47,10 @@ DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, 
 DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
 MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
+# two face reports nearer than this share of a side are of one die (_one_per_die): on seeds 1 and 3
+# every two reports of one die lay at 0.51 of a side at most, and reports of two dice touching at
+# 0.73 or more, their finds drawn together (session 24; the watcher keeps SAME_DIE)
+ONE_DIE = 0.65
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
@@ -303,7 +307,7 @@ def _face_columns(names: tuple) -> list[int]:
 
 
 def _one_per_die(dice: list[Die]) -> list[Die]:
-    """The dice with no two faces read on one die: of two faces nearer than SAME_DIE of a side
+    """The dice with no two faces read on one die: of two faces nearer than ONE_DIE of a side
     (two flat dice touching are a side apart), the surer stays, and takes the lesser
     confidence when they disagree. The detector keeps peaks half a die apart, and the
     classifier may read a face from both (a simulated Strike game's record had a 2 twice)."""
@@ -324,7 +328,7 @@ def _one_per_die(dice: list[Die]) -> list[Die]:
 
 
 def _same_die(a: Die, b: Die) -> bool:
-    return math.hypot(a.x - b.x, a.y - b.y) < SAME_DIE * min(a.size, b.size)
+    return math.hypot(a.x - b.x, a.y - b.y) < ONE_DIE * min(a.size, b.size)
 
 
 def _around(f: Found) -> list[Found]:
