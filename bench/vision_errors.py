@@ -1,0 +1,210 @@
+"""Where the learned reader loses each die it gets wrong, on the synthetic benchmark (a tool for
+deciding what to work on next, not a test: run it, read it).
+
+    .venv/bin/python bench/vision_errors.py --kind pips [--seed 0] [--n 150] [--scenes 35,80]
+                                            [--zoom DIR]
+
+bench_vision.py counts the errors; this says, die by die, at which step of the reader each one
+was lost, so that a session starts from the largest group instead of from scripts rewritten
+every time (sessions 22-24 each wrote their own and lost them with the machine):
+- a flat die never found by the detector, or found and dropped (the classifier saw no die), or
+  found and reported but merged into a neighbour's report (read_learned._one_per_die), or
+  reported cocked (the classifier's odds of "cocked", the detector's heats), or misread;
+- a cocked die read as a face (with the odds of "cocked" the classifier gave it), or missed;
+- a face reported where no die lies.
+It listens to the reader's steps (the detector's finds, the finds and readings it reports from,
+the reports before one per die is kept) without changing them: the readings are read()'s own.
+With --zoom DIR each error is drawn there, enlarged: truth in green (cocked: yellow), the
+reports in red, the detector's finds in blue (flat) or magenta (cocked) with their heats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import Counter
+from contextlib import contextmanager
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_vision import match  # noqa: E402
+
+from vision import read, read_learned  # noqa: E402
+from vision.learned.classes import COCKED, kind_classes  # noqa: E402
+from vision.synth.conditions import benchmark_conditions  # noqa: E402
+from vision.synth.scene import KINDS, render_scene  # noqa: E402
+
+NEAR = 0.6  # a find or report this near a die's centre, in its sides, is of that die (as match)
+
+
+@contextmanager
+def listening():
+    """The reader's inner steps of each read, recorded in a dict: `finds` (the detector's),
+    `read` (the finds reported from, with their classifier rows), `reports` (before one per
+    die is kept)."""
+    heard: dict = {}
+    saved = {
+        name: getattr(read_learned, name)
+        for name in ("find_dice", "_doubted_faces", "_one_per_die")
+    }
+
+    def find_dice(*a, **k):
+        heard["finds"] = saved["find_dice"](*a, **k)
+        return heard["finds"]
+
+    def doubted_faces(*a, **k):
+        heard["read"] = saved["_doubted_faces"](*a, **k)
+        return heard["read"]
+
+    def one_per_die(dice):
+        heard["reports"] = list(dice)
+        return saved["_one_per_die"](dice)
+
+    patches = {"find_dice": find_dice, "_doubted_faces": doubted_faces, "_one_per_die": one_per_die}
+    for name, fn in patches.items():
+        setattr(read_learned, name, fn)
+    try:
+        yield heard
+    finally:
+        for name, fn in saved.items():
+            setattr(read_learned, name, fn)
+
+
+def scene_of(kind: str, seed: int, index: int):
+    """Benchmark scene `index` of a seed, as benchmark_set makes it, without the ones before."""
+    *_, cond = benchmark_conditions(kind, index + 1, seed)
+    return render_scene(kind, np.random.default_rng([seed, index, KINDS.index(kind)]), **cond)
+
+
+def _near(items, t, within=NEAR):
+    return [f for f in items if math.hypot(f.x - t.x, f.y - t.y) < within * t.size]
+
+
+def why(t, die, heard: dict, names: tuple) -> tuple[str, str] | None:
+    """(the step that lost it, details) for truth die `t`, `die` the report matched to it;
+    None when it was read right."""
+    if t.cocked:
+        if die is not None and die.cocked:
+            return None
+        if die is None:
+            return "cocked die missed", ""
+        return "cocked die read as a face", f"{die.face} at {die.confidence:.2f}{_odds(die, heard)}"
+    if die is not None and die.face is not None and str(die.face) == str(t.face):
+        return None
+    if die is not None and die.face is None:
+        return "flat die reported cocked", _odds(die, heard).strip(", ")
+    if die is not None:
+        return "flat die misread", f"{t.face} read {die.face} at {die.confidence:.2f}"
+    if not _near(heard.get("finds", []), t):
+        return "flat die never found", ""
+    if _near(heard.get("reports", []), t):
+        return "flat die merged into a neighbour's report", ""
+    found, rows = heard.get("read", ([], []))
+    near = [i for i, f in enumerate(found) if math.hypot(f.x - t.x, f.y - t.y) < NEAR * t.size]
+    if near:
+        row = rows[near[0]]
+        return "flat die found, dropped", f"classifier {names[int(row.argmax())]} {row.max():.2f}"
+    return "flat die found, moved off it by a later look", ""
+
+
+def _odds(die, heard: dict) -> str:
+    """The classifier's odds of "cocked" and the detector's heats at the find a report came from."""
+    found, rows = heard.get("read", ([], []))
+    if not len(found):
+        return ""
+    i = min(range(len(found)), key=lambda i: math.hypot(found[i].x - die.x, found[i].y - die.y))
+    f, cocked = found[i], rows[i][heard["names"].index(COCKED)]
+    return (
+        f", cocked odds {cocked:.2f}, detector flat/cocked {f.flat_score:.2f}/{f.cocked_score:.2f}"
+    )
+
+
+def errors_of(scene, kind: str):
+    """The reading of one scene, what the reader's steps did, and (truth die or report, step,
+    details) for each of its errors."""
+    with listening() as heard:
+        dice = read(scene.image, kind, None, "auto").dice
+    heard["names"] = kind_classes(kind)
+    pairs = match(dice, scene.dice)
+    out = []
+    for i, t in enumerate(scene.dice):
+        lost = why(t, dice[pairs[i]] if i in pairs else None, heard, heard["names"])
+        if lost:
+            out.append((t, *lost))
+    matched = set(pairs.values())
+    for j, d in enumerate(dice):
+        if j not in matched and d.face is not None:
+            out.append((d, "a face where no die lies", f"{d.face} at {d.confidence:.2f}"))
+    return dice, heard, out
+
+
+def zoom(scene, dice, heard: dict, at, path: Path) -> None:
+    """The frame around `at`, enlarged, with truth, reports and the detector's finds drawn."""
+    r = 2.2 * at.size
+    x0, y0 = max(0, int(at.x - r)), max(0, int(at.y - r))
+    crop = scene.image[y0 : int(at.y + r), x0 : int(at.x + r)]
+    s = 640 / max(crop.shape[:2])
+    img = cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_CUBIC)
+
+    def p(x, y):
+        return int((x - x0) * s), int((y - y0) * s)
+
+    for t in scene.dice:
+        colour = (0, 255, 255) if t.cocked else (0, 255, 0)
+        cv2.circle(img, p(t.x, t.y), int(t.size * s / 2), colour, 1)
+        label = f"tip {t.tip:.0f}" if t.cocked else str(t.face)
+        cv2.putText(img, label, p(t.x - t.size / 2, t.y - t.size * 0.55), 0, 0.5, colour, 1)
+    for f in heard.get("finds", []):
+        colour = (255, 0, 255) if f.cocked else (255, 128, 0)
+        cv2.drawMarker(img, p(f.x, f.y), colour, cv2.MARKER_CROSS, 12, 2)
+        heat = f"{f.flat_score:.2f}/{f.cocked_score:.2f}"
+        cv2.putText(img, heat, p(f.x + 2, f.y - 2), 0, 0.4, colour, 1)
+    for d in dice:
+        label = f"{'cocked' if d.cocked else d.face} {d.confidence:.2f}"
+        cv2.putText(img, label, p(d.x - d.size * 0.4, d.y + d.size * 0.7), 0, 0.5, (0, 0, 255), 1)
+    cv2.imwrite(str(path), img)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--kind", required=True, choices=KINDS)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--n", type=int, default=150, help="scenes (default 150, as bench_vision)")
+    ap.add_argument("--scenes", default=None, help="only these scene indices, e.g. 35,80")
+    ap.add_argument("--zoom", type=Path, default=None, help="draw each error here")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    try:
+        indices = [int(i) for i in args.scenes.split(",")] if args.scenes else range(args.n)
+    except ValueError:
+        ap.error(f"--scenes: expected scene indices separated by commas, got {args.scenes!r}")
+    if args.zoom:
+        args.zoom.mkdir(parents=True, exist_ok=True)
+    groups = Counter()
+    for i in indices:
+        scene = scene_of(args.kind, args.seed, i)
+        cond = scene.conditions
+        dice, heard, errors = errors_of(scene, args.kind)
+        for at, step, details in errors:
+            groups[step] += 1
+            w, h = cond["frame"]
+            print(
+                f"scene {i:3d} ({at.x:.0f}, {at.y:.0f}) {at.size:.0f} px: {step}"
+                f"{': ' + details if details else ''}"
+                f" | {w}x{h} {cond['background']} {cond['die_colour']} tilt {cond['tilt']:.0f}"
+            )
+            if args.zoom:
+                name = f"{args.kind}_{args.seed}_{i}_{at.x:.0f}_{at.y:.0f}.png"
+                zoom(scene, dice, heard, at, args.zoom / name)
+    print("by step:", ", ".join(f"{k}: {v}" for k, v in groups.most_common()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
