@@ -28,7 +28,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,8 +36,7 @@ from bench_vision import match  # noqa: E402
 
 from vision import read, read_learned  # noqa: E402
 from vision.learned.classes import COCKED, kind_classes  # noqa: E402
-from vision.synth.conditions import benchmark_conditions  # noqa: E402
-from vision.synth.scene import KINDS, render_scene  # noqa: E402
+from vision.synth.scene import KINDS, benchmark_scene  # noqa: E402
 
 NEAR = 0.6  # a find or report this near a die's centre, in its sides, is of that die (as match)
 
@@ -76,12 +74,6 @@ def listening():
             setattr(read_learned, name, fn)
 
 
-def scene_of(kind: str, seed: int, index: int):
-    """Benchmark scene `index` of a seed, as benchmark_set makes it, without the ones before."""
-    *_, cond = benchmark_conditions(kind, index + 1, seed)
-    return render_scene(kind, np.random.default_rng([seed, index, KINDS.index(kind)]), **cond)
-
-
 def _near(items, t, within=NEAR):
     return [f for f in items if math.hypot(f.x - t.x, f.y - t.y) < within * t.size]
 
@@ -94,11 +86,12 @@ def why(t, die, heard: dict, names: tuple) -> tuple[str, str] | None:
             return None
         if die is None:
             return "cocked die missed", ""
-        return "cocked die read as a face", f"{die.face} at {die.confidence:.2f}{_odds(die, heard)}"
+        odds = _odds(die, heard, names)
+        return "cocked die read as a face", f"{die.face} at {die.confidence:.2f}{odds}"
     if die is not None and die.face is not None and str(die.face) == str(t.face):
         return None
     if die is not None and die.face is None:
-        return "flat die reported cocked", _odds(die, heard).strip(", ")
+        return "flat die reported cocked", _odds(die, heard, names).strip(", ")
     if die is not None:
         return "flat die misread", f"{t.face} read {die.face} at {die.confidence:.2f}"
     if not _near(heard.get("finds", []), t):
@@ -113,13 +106,13 @@ def why(t, die, heard: dict, names: tuple) -> tuple[str, str] | None:
     return "flat die found, moved off it by a later look", ""
 
 
-def _odds(die, heard: dict) -> str:
+def _odds(die, heard: dict, names: tuple) -> str:
     """The classifier's odds of "cocked" and the detector's heats at the find a report came from."""
     found, rows = heard.get("read", ([], []))
     if not len(found):
         return ""
     i = min(range(len(found)), key=lambda i: math.hypot(found[i].x - die.x, found[i].y - die.y))
-    f, cocked = found[i], rows[i][heard["names"].index(COCKED)]
+    f, cocked = found[i], rows[i][names.index(COCKED)]
     return (
         f", cocked odds {cocked:.2f}, detector flat/cocked {f.flat_score:.2f}/{f.cocked_score:.2f}"
     )
@@ -130,11 +123,11 @@ def errors_of(scene, kind: str):
     details) for each of its errors."""
     with listening() as heard:
         dice = read(scene.image, kind, None, "auto").dice
-    heard["names"] = kind_classes(kind)
+    names = kind_classes(kind)
     pairs = match(dice, scene.dice)
     out = []
     for i, t in enumerate(scene.dice):
-        lost = why(t, dice[pairs[i]] if i in pairs else None, heard, heard["names"])
+        lost = why(t, dice[pairs[i]] if i in pairs else None, heard, names)
         if lost:
             out.append((t, *lost))
     matched = set(pairs.values())
@@ -188,7 +181,7 @@ def main(argv=None) -> int:
         args.zoom.mkdir(parents=True, exist_ok=True)
     groups = Counter()
     for i in indices:
-        scene = scene_of(args.kind, args.seed, i)
+        scene = benchmark_scene(args.kind, i, args.seed)
         cond = scene.conditions
         dice, heard, errors = errors_of(scene, args.kind)
         for at, step, details in errors:

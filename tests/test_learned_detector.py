@@ -126,11 +126,9 @@ def test_heaps_of_small_dice_in_a_big_photo_are_found_by_a_look_nearer():
     heaps. The second look sees the heaps as dice of 11.6 px, a good size, and stops there: 7
     finds, 3 sure. Asked to, the detector looks nearer (an unsure find, dice under 12 px), sees
     four times the sure dice there, and finds them all."""
-    from vision.synth.conditions import benchmark_conditions
-    from vision.synth.scene import render_scene
+    from vision.synth.scene import benchmark_scene
 
-    c = list(benchmark_conditions("detrak", 27, 3))[26]
-    scene = render_scene("detrak", np.random.default_rng([3, 26, 2]), **c)
+    scene = benchmark_scene("detrak", 26, seed=3)
     assert scene.conditions["frame"] == (4032, 3024) and len(scene.dice) == 23
     assert _hits(scene, detector.find_dice(scene.image)) < 12
     nearer = detector.find_dice(scene.image, nearer=True)
@@ -145,11 +143,9 @@ def test_small_pips_in_a_big_photo_are_seen_whole(monkeypatch):
     21 dice of 11-20 px, 5-9 px at the 2.4 Mpx a look may cost. Pips photos are looked at whole
     (read_learned.WHOLE_KINDS): 18 of its 19 flat dice are read right; 10 without."""
     from vision import read_learned
-    from vision.synth.conditions import benchmark_conditions
-    from vision.synth.scene import render_scene
+    from vision.synth.scene import benchmark_scene
 
-    c = list(benchmark_conditions("pips", 136, 0))[135]
-    scene = render_scene("pips", np.random.default_rng([0, 135, 0]), **c)
+    scene = benchmark_scene("pips", 135, seed=0)
     assert scene.conditions["frame"] == (4032, 3024)
     flat = [t for t in scene.dice if not t.cocked]
     assert len(flat) == 19 and max(t.size for t in scene.dice) < 21

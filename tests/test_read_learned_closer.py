@@ -88,11 +88,9 @@ def test_a_cocked_die_read_as_a_face_in_doubt_is_found_again_closer(monkeypatch)
     dice, both read as a 3 with "cocked" at 0.13-0.14 (under COCKED_ODDS), one reads "cocked"
     surely when found again closer and is reported cocked; without that step, a face. (The
     other still reads a face closer: a known miss.)"""
-    from vision.synth.conditions import benchmark_conditions
-    from vision.synth.scene import render_scene
+    from vision.synth.scene import benchmark_scene
 
-    c = list(benchmark_conditions("pips", 21, 1))[20]
-    scene = render_scene("pips", np.random.default_rng([1, 20, 0]), **c)
+    scene = benchmark_scene("pips", 20, seed=1)
     cocked = [t for t in scene.dice if t.cocked]
 
     def reported(doubted_face: float) -> list[bool | None]:

@@ -13,7 +13,7 @@ from vision import read_learned  # noqa: E402
 from vision.learned.classes import kind_classes  # noqa: E402
 from vision.learned.detector import Found  # noqa: E402
 from vision.readings import Die  # noqa: E402
-from vision.synth.scene import TruthDie  # noqa: E402
+from vision.synth.scene import TruthDie, benchmark_scene  # noqa: E402
 
 vision_errors = pytest.importorskip("vision_errors")
 NAMES = kind_classes("pips")
@@ -32,7 +32,6 @@ def _heard(finds=(), read=((), ()), reports=()):
         "finds": list(finds),
         "read": (list(read[0]), np.array(read[1])),
         "reports": list(reports),
-        "names": NAMES,
     }
 
 
@@ -66,7 +65,7 @@ def test_listening_hears_the_readers_steps_and_leaves_it_as_it_was():
     if not read_learned.enabled("pips"):
         pytest.skip("the learned reader's networks are not there")
     before = (read_learned.find_dice, read_learned._doubted_faces, read_learned._one_per_die)
-    scene = vision_errors.scene_of("pips", 0, 3)
+    scene = benchmark_scene("pips", 3, seed=0)
     dice, heard, errors = vision_errors.errors_of(scene, "pips")
     assert (
         read_learned.find_dice,

@@ -279,7 +279,24 @@ def _arena_image(arena, cam: Camera, lens: Lens) -> dict | None:
 
 def benchmark_set(kind: str, n: int, seed: int = 0):
     """`n` scenes of `kind` cycling through every condition in a fixed, seeded order."""
+    _check(kind)
+    for i, c in enumerate(cond_mod.benchmark_conditions(kind, n, seed)):
+        yield _benchmark_render(kind, seed, i, c)
+
+
+def benchmark_scene(kind: str, index: int, seed: int = 0):
+    """Scene `index` of benchmark_set(kind, n, seed) (any n over `index`: the conditions of the
+    first scenes do not depend on n), without rendering the scenes before it: a test or a
+    session looking at one failing scene."""
+    _check(kind)
+    *_, c = cond_mod.benchmark_conditions(kind, index + 1, seed)
+    return _benchmark_render(kind, seed, index, c)
+
+
+def _benchmark_render(kind: str, seed: int, index: int, conditions: dict):
+    return render_scene(kind, np.random.default_rng([seed, index, KINDS.index(kind)]), **conditions)
+
+
+def _check(kind: str) -> None:
     if kind not in KINDS:
         raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
-    for i, c in enumerate(cond_mod.benchmark_conditions(kind, n, seed)):
-        yield render_scene(kind, np.random.default_rng([seed, i, KINDS.index(kind)]), **c)
