@@ -80,8 +80,7 @@ class Scene:
 
 def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
     """Render one table; unspecified conditions are drawn from `rng` (see conditions.py)."""
-    if kind not in KINDS:
-        raise ValueError(f"kind {kind!r}: expected one of {', '.join(KINDS)}")
+    _check(kind)
     c = cond_mod.resolve(kind, rng, conditions)
     side = DIE_SIDE_MM[kind]
     lens = Lens(c["frame"][0], c["frame"][1], c["distortion"])
