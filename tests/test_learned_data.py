@@ -19,6 +19,7 @@ from vision.learned.data import (
     CropSet,
     _centre_error,
     crops_at_finds,
+    crops_of_frame,
     jittered,
     synth_crops,
 )
@@ -81,6 +82,28 @@ def test_no_wide_crops_keep_the_earlier_recipes_draws():
     for _ in range(5):
         assert np.array_equal(_centre_error(a, 0.0), b.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2))
     assert a.random() == b.random()
+
+
+def test_cocked_crops_move_to_the_upmost_face_only_when_asked():
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[40:80, 200:240] = 255  # the upmost face: white, away from the cube's centre
+    cocked = {"face": None, "x": 120.0, "y": 60.0, "size": 30.0, "cocked": True}
+    upper = dict(cocked, upper=(220.0, 60.0))
+
+    def bright(share, die):
+        rng = np.random.default_rng(3)
+        crops = crops_of_frame(image, [die], rng, {}, 1, False, 8, 0.0, share)
+        return [
+            float(c[:, :, :3].mean())
+            for c, lab in zip(crops.images, crops.labels)
+            if lab == class_index("cocked")
+        ]
+
+    assert max(bright(0.0, upper)) < 5  # the recipes before it: all on the cube
+    assert bright(0.0, upper) == bright(0.0, cocked)
+    assert min(bright(1.0, upper)) > 50  # all on the upmost face
+    assert 0 < sum(b > 50 for b in bright(0.5, upper)) < 8
+    assert max(bright(1.0, cocked)) < 5  # no upper face known (the simulated table): the cube
 
 
 @pytest.mark.parametrize("focus", sorted(FOCUS))

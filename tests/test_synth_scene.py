@@ -130,6 +130,28 @@ def test_cocked_dice_have_no_face_and_are_flagged():
         assert patch.std() > 3
 
 
+def test_a_cocked_die_knows_where_its_upmost_face_shows():
+    """The detector finds a die tipped under 45 degrees on its upmost face, not on its cube's
+    centre: the truth says where that face is, for the classifier's training crops."""
+    scene = _scene(seed=9, cocked=3, cluster=0.6, n_dice=6)
+    cocked = [d for d in scene.dice if d.cocked]
+    assert all(d.upper is None for d in scene.dice if not d.cocked)
+    for d in cocked:
+        off = np.hypot(d.upper[0] - d.x, d.upper[1] - d.y) / d.size
+        assert 0.15 < off < 0.75  # half a side from the cube's centre, seen tipped
+    assert "upper" not in cocked[0].to_json()  # contract 2's shape is unchanged
+
+
+def test_the_upmost_face_of_a_die_tipped_past_45_degrees_is_a_side_face():
+    from vision.synth.dice import Die
+
+    less = Die(3, np.zeros(3), 16.0, yaw=0.0, tip=30.0)
+    more = Die(3, np.zeros(3), 16.0, yaw=0.0, tip=60.0)
+    assert np.allclose(less.upper_centre(), less.top_centre())
+    assert more.upper_centre()[2] > more.top_centre()[2]
+    assert np.isclose(np.linalg.norm(more.upper_centre()), 8.0)  # a face's centre, half a side
+
+
 def test_visible_share_is_one_when_nothing_overlaps_and_less_in_oblique_clusters():
     assert all(d.visible == 1.0 for d in _scene(seed=2).dice)
     shares = []

@@ -9,7 +9,9 @@ crops.py with the jitter an imperfect detector brings (centre off by up to JITTE
 side, crop side off by up to JITTER_SCALE), turned outward (crops.py) give or take TURN degrees.
 With `wide`, that share of them is off by WIDE_SHIFT instead: the detector's finds on dice that
 touch are a quarter to half a side off, and the classifier must read those crops too.
-Cocked dice are their own class ("cocked"). Negatives ("none"): table crops away from every die;
+Cocked dice are their own class ("cocked"); with `cocked_upper`, that share of their crops is
+centred on the face turned most upward (synthetic truth only), where the detector finds a die
+tipped 25-35 degrees, instead of on the cube's centre. Negatives ("none"): table crops away from every die;
 crops half off a die; the point where two dice touch. A crop with another die's centre near its
 own centre is never a negative.
 """
@@ -116,9 +118,11 @@ def crops_of_frame(
     jitter=True,
     cocked_per_die=1,
     wide: float = 0.0,
+    cocked_upper: float = 0.0,
 ):
     """Positive and negative crops of one frame; `dice` are dicts with face, x, y, size, cocked
-    and optionally visible (truth of vision.synth or vision.sim)."""
+    and optionally visible and upper (truth of vision.synth or vision.sim). (No draw for
+    `cocked_upper` at 0: the recipes before it make the same crops.)"""
     out = CropSet()
     h, w = image.shape[:2]
     pts = np.array([(d["x"], d["y"]) for d in dice], float).reshape(-1, 2)
@@ -128,8 +132,9 @@ def crops_of_frame(
     for d in dice:
         if d["cocked"]:
             for _ in range(cocked_per_die):
+                x, y = _cocked_centre(d, rng, cocked_upper)
                 out.add(
-                    jittered(image, d["x"], d["y"], d["size"], rng, jitter, wide),
+                    jittered(image, x, y, d["size"], rng, jitter, wide),
                     class_index(COCKED),
                     dict(tags, group="cocked", size=d["size"]),
                 )
@@ -174,6 +179,17 @@ def crops_of_frame(
                 if clear_of_dice(x, y, size, 0.45):
                     negative(x, y, size, "pair")
     return out
+
+
+def _cocked_centre(die: dict, rng, upper: float) -> tuple[float, float]:
+    if upper > 0 and die.get("upper") is not None and rng.random() < upper:
+        return die["upper"]
+    return die["x"], die["y"]
+
+
+def training_truth(scene) -> list[dict]:
+    """A synthetic scene's dice as crops_of_frame takes them (a cocked die with its upper face)."""
+    return [t.to_json() | ({"upper": t.upper} if t.upper else {}) for t in scene.dice]
 
 
 def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
@@ -256,6 +272,7 @@ def synth_crops(
     hard=False,
     focus: str | None = None,
     wide: float = 0.0,
+    cocked_upper: float = 0.0,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
     `benchmark`) the benchmark's cycle through every condition value (vision.synth), or (with
@@ -277,11 +294,10 @@ def synth_crops(
             if focus:
                 cond.update(FOCUS[focus](rng))
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **cond)
-        dice = [t.to_json() for t in scene.dice]
+        dice = training_truth(scene)
         tags = scene_tags(kind, scene.conditions, "synth")
-        out.extend(
-            crops_of_frame(scene.image, dice, rng, tags, per_die, jitter, cocked_per_die, wide)
-        )
+        some = (per_die, jitter, cocked_per_die, wide, cocked_upper)
+        out.extend(crops_of_frame(scene.image, dice, rng, tags, *some))
         out.extend(crops_at_finds(scene.image, dice, _finds(scene.image, hard), rng, tags))
     return out
 

@@ -128,6 +128,7 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
         hard,
         kinds=a.kinds,
         wide=a.wide_jitter,
+        cocked_upper=a.cocked_upper,
     )
     calib = only_doubted(calib, a.doubted_by, a.doubt_below, log)  # what it will be shown
     c_images, c_labels = calib.arrays()
@@ -204,6 +205,13 @@ def main(argv=None) -> int:
         default=0.0,
         help="share of the jittered crops cut off by data.WIDE_SHIFT (as the detector's finds on"
         " dice that touch), not data.JITTER_SHIFT; 0: the recipes before it",
+    )
+    p.add_argument(
+        "--cocked-upper",
+        type=_share,
+        default=0.0,
+        help="share of the synthetic cocked crops centred on the die's upmost face, where the"
+        " detector finds a die tipped 25-35 degrees, not on its cube; 0: the recipes before it",
     )
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument(
@@ -305,6 +313,7 @@ def main(argv=None) -> int:
                     a.focus_scenes,
                     a.kinds,
                     a.wide_jitter,
+                    a.cocked_upper,
                 ),
             )
         )
@@ -348,6 +357,7 @@ def main(argv=None) -> int:
             "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
             "wide_jitter": a.wide_jitter,
+            "cocked_upper": a.cocked_upper,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,

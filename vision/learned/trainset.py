@@ -26,6 +26,7 @@ def make_data(
     focus_scenes: int = 0,
     kinds=KINDS,
     wide: float = 0.0,
+    cocked_upper: float = 0.0,
 ) -> CropSet:
     data = CropSet()
     for kind in kinds:
@@ -33,7 +34,9 @@ def make_data(
         # Cocked dice are few and hard (their top face shows, foreshortened): several crops each,
         # now that they have their own class (as "none" more crops cost flat dice: docs).
         some = dict(cocked_per_die=cocked, hard=hard, wide=wide)
-        part = synth_crops(kind, scenes, seed, per_die=per_die, **some)
+        # The simulated table's truth has no upper face: its cocked crops stay on the cube.
+        upper = dict(some, cocked_upper=cocked_upper)
+        part = synth_crops(kind, scenes, seed, per_die=per_die, **upper)
         part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, **some))
         for j, name in enumerate(FOCUS if focus_scenes else ()):
             part.extend(
@@ -43,7 +46,7 @@ def make_data(
                     seed + 100 + j,
                     per_die=per_die,
                     focus=name,
-                    **some,
+                    **upper,
                 )
             )
         log(f"  {kind}: {len(part)} crops in {time.time() - t:.0f} s {class_counts(part.labels)}")

@@ -74,6 +74,13 @@ class Die:
     def top_centre(self) -> np.ndarray:
         return self.world(np.array([[0, 0, 1.0]]))[0]
 
+    def upper_centre(self) -> np.ndarray:
+        """The centre of the face turned most upward: where a detector finds a die tipped under
+        45 degrees, since that face is what it sees (the cube's centre lies beside it)."""
+        normals = np.array([normal for normal, _ in _FACES.values()], float)
+        up = (normals @ self.rotation.T)[:, 2]
+        return self.world(normals[int(up.argmax())][None])[0]
+
 
 def resting_height(side: float, tip: float) -> float:
     """z of a cube's centre when tipped by `tip` degrees and resting on its lowest edge."""

@@ -11,7 +11,8 @@ world is in mm, dice are cubes drawn face by face through a pinhole camera (visi
 so tilt, parallax and side faces are geometrically right and the truth is a projection, not a
 guess. Truth conventions: x, y the projected centre of a flat die's top face (of a cocked die: of
 the cube); size the square root of the projected top face's area (cocked: the side at that
-depth); face None when cocked; in_arena None when the scene has no arena.
+depth); face None when cocked; in_arena None when the scene has no arena. A cocked die's `upper`
+(not in the JSON) is where its upmost face's centre projects: the classifier's training crops.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class TruthDie:
     cocked: bool
     visible: float = 1.0  # share of the top face not hidden by a die nearer the camera
     tip: float = 0.0  # degrees a cocked die is tipped (25-65: the hard ones are near the ends)
+    upper: tuple[float, float] | None = None  # a cocked die: its upmost face's centre, projected
 
     def to_json(self) -> dict:
         return {
@@ -145,7 +147,8 @@ def _through_lens(t: TruthDie, lens: Lens) -> TruthDie:
     """The truth as the distorted frame shows it: moved, and shrunk by the local magnification."""
     x, y = lens.output_from_ideal([[t.x, t.y]])[0]
     m = float(lens.magnification([[x, y]])[0])
-    return replace(t, x=float(x), y=float(y), size=t.size * m)
+    upper = None if t.upper is None else tuple(map(float, lens.output_from_ideal([t.upper])[0]))
+    return replace(t, x=float(x), y=float(y), size=t.size * m, upper=upper)
 
 
 def _camera(c: dict, side: float, rng, canvas) -> Camera:
@@ -237,7 +240,11 @@ def _image_hull(d: Die, cam: Camera) -> np.ndarray:
 def _truth(d: Die, cam: Camera, in_arena, nearer: list[np.ndarray]) -> TruthDie:
     if d.cocked:
         x, y = cam.project(d.centre[None])[0]
-        return TruthDie(None, float(x), float(y), _px(d, cam), in_arena, True, tip=d.tip)
+        ux, uy = cam.project(d.upper_centre()[None])[0]
+        upper = (float(ux), float(uy))
+        return TruthDie(
+            None, float(x), float(y), _px(d, cam), in_arena, True, tip=d.tip, upper=upper
+        )
     top = d.world(np.array([[-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1.0]]))
     quad = cam.project(top).astype(np.float32)
     x, y = cam.project(d.top_centre()[None])[0]
