@@ -3,6 +3,8 @@ ONNX export through OpenCV and never imports this module."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from .classes import CLASSES
 from .crops import CHANNELS
 
@@ -40,3 +42,47 @@ def build_model(full_res_layers: int = 2, width: float = 1.0):
         nn.Dropout(0.1),
         nn.Linear(c4, len(CLASSES)),
     )
+
+
+def from_onnx(path) -> object:
+    """The torch network of an exported classifier, its weights as exported, to train further.
+
+    The export folds each batch norm into its convolution, so the network comes back with
+    biased convolutions and no batch norm: a fine-tune starts from exactly what the product
+    reads (the weights may be stored as float16, half.py) and exports the same layers again.
+    """
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    simple = {
+        "Relu": nn.ReLU,
+        "MaxPool": lambda: nn.MaxPool2d(2),
+        "GlobalAveragePool": lambda: nn.AdaptiveAvgPool2d(1),
+        "Flatten": nn.Flatten,
+    }
+    graph = onnx.load(str(path)).graph
+    stored = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in graph.initializer}
+    cast = {n.output[0]: n.input[0] for n in graph.node if n.op_type == "Cast"}
+
+    def weight(name):
+        return torch.from_numpy(stored[cast.get(name, name)].copy())
+
+    layers = []
+    for node in graph.node:
+        if node.op_type == "Conv":
+            w, b = weight(node.input[1]), weight(node.input[2])
+            conv = nn.Conv2d(w.shape[1], w.shape[0], w.shape[2], padding=w.shape[2] // 2)
+            conv.weight.data, conv.bias.data = w, b
+            layers.append(conv)
+        elif node.op_type == "Gemm":
+            w, b = weight(node.input[1]), weight(node.input[2])
+            linear = nn.Linear(w.shape[1], w.shape[0])
+            linear.weight.data, linear.bias.data = w, b
+            layers += [nn.Dropout(0.1), linear]
+        elif node.op_type in simple:
+            layers.append(simple[node.op_type]())
+        elif node.op_type != "Cast":
+            raise ValueError(f"{path}: expected build_model's layers, found {node.op_type}")
+    return nn.Sequential(*layers)

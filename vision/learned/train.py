@@ -27,7 +27,7 @@ from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, photoreal_crops
 from .doubt import only_doubted, problem
 from .half import halve
-from .network import build_model
+from .network import build_model, from_onnx
 from .temperature import fit_temperature
 from .trainset import cached, inputs, make_data
 
@@ -51,7 +51,7 @@ def mirrored(x, gen):
     return torch.flip(x, (3,)) if int(torch.randint(2, (1,), generator=gen)) else x
 
 
-def train(model, x, y, tags, epochs: int, seed: int, log):
+def train(model, x, y, tags, epochs: int, seed: int, log, max_lr: float = 4e-3):
     import torch
     import torch.nn.functional as F
 
@@ -65,7 +65,7 @@ def train(model, x, y, tags, epochs: int, seed: int, log):
     batch = 128
     steps = epochs * ((len(y) + batch - 1) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     for epoch in range(epochs):
         model.train()
         t, total, right = time.time(), 0.0, 0
@@ -245,6 +245,14 @@ def main(argv=None) -> int:
     )
     p.add_argument("--width", type=float, default=1.0, help="channels, times m14's (network.py)")
     p.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="an exported classifier (ONNX) to train further instead of a new network (its own"
+        " layers: --full-res-layers and --width are not used); give it a lower --max-lr",
+    )
+    p.add_argument("--max-lr", type=float, default=4e-3, help="the one-cycle schedule's peak")
+    p.add_argument(
         "--doubted-by",
         type=_stems,
         default=(),
@@ -274,6 +282,8 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if wrong := problem(a.doubted_by, a.doubt_below, a.width):
         p.error(wrong)
+    if a.init is not None and not a.init.is_file():
+        p.error(f"--init: expected an exported classifier (ONNX file), {a.init} is not a file")
     hard = not a.no_hard
     if hard:
         from .detector import available
@@ -329,9 +339,8 @@ def main(argv=None) -> int:
     data = only_doubted(data, a.doubted_by, a.doubt_below, log)
     x, labels = inputs(data)
     log(f"{len(labels)} training crops {class_counts(labels)}")
-    model = train(
-        build_model(a.full_res_layers, a.width), x, labels, data.tags, a.epochs, a.seed, log
-    )
+    start_from = from_onnx(a.init) if a.init else build_model(a.full_res_layers, a.width)
+    model = train(start_from, x, labels, data.tags, a.epochs, a.seed, log, a.max_lr)
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
     a.out.mkdir(parents=True, exist_ok=True)
@@ -352,6 +361,8 @@ def main(argv=None) -> int:
             "kinds": list(a.kinds),
             "full_res_layers": a.full_res_layers,
             "width": a.width,
+            "init": str(a.init) if a.init else None,
+            "max_lr": a.max_lr,
             "doubted_by": list(a.doubted_by),
             "doubt_below": a.doubt_below if a.doubted_by else None,
             "photoreal": rendered_scenes(a.photoreal),
