@@ -95,7 +95,7 @@ def test_cocked_crops_move_to_the_upmost_face_only_when_asked():
         crops = crops_of_frame(image, [die], rng, {}, 1, False, 8, 0.0, share)
         return [
             float(c[:, :, :3].mean())
-            for c, lab in zip(crops.images, crops.labels)
+            for c, lab in zip(crops.images, crops.labels, strict=True)
             if lab == class_index("cocked")
         ]
 
