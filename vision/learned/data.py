@@ -11,9 +11,9 @@ With `wide`, that share of them is off by WIDE_SHIFT instead: the detector's fin
 touch are a quarter to half a side off, and the classifier must read those crops too.
 Cocked dice are their own class ("cocked"); with `cocked_upper`, that share of their crops is
 centred on the face turned most upward (synthetic truth only), where the detector finds a die
-tipped 25-35 degrees, instead of on the cube's centre. Negatives ("none"): table crops away from every die;
-crops half off a die; the point where two dice touch. A crop with another die's centre near its
-own centre is never a negative.
+tipped 25-35 degrees, instead of on the cube's centre. Negatives ("none"): table crops away
+from every die; crops half off a die; the point where two dice touch. A crop with another
+die's centre near its own centre is never a negative.
 """
 
 from __future__ import annotations

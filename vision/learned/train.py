@@ -359,8 +359,8 @@ def main(argv=None) -> int:
             "focus_scenes_per_kind": {name: a.focus_scenes for name in FOCUS},
             "data_sets": a.data_sets,
             "kinds": list(a.kinds),
-            "full_res_layers": a.full_res_layers,
-            "width": a.width,
+            "full_res_layers": None if a.init else a.full_res_layers,  # --init: its parent's
+            "width": None if a.init else a.width,
             "init": str(a.init) if a.init else None,
             "max_lr": a.max_lr,
             "doubted_by": list(a.doubted_by),
