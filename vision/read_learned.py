@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.confidence import calibrated
-from vision.learned import available, crop_die, detector, probabilities
+from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
@@ -40,6 +40,11 @@ COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.3}
 NEARER_KINDS = ("pips", "detrak")
 # ...and whose 4032 px photos are looked at whole when the dice are small there (session 23)
 WHOLE_KINDS = ("pips",)
+# the kinds whose oblique photos take the point below the camera from the flat dice's side
+# faces (vision/learned/axis.py, session 26), when it lies AXIS_FAR frame lengths or more from
+# the centre; nearer, or for the other kinds, the searches of nadir.py
+AXIS_KINDS = ("strike",)
+AXIS_FAR = 0.12
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
@@ -116,6 +121,10 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         return None
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
+    if kind in AXIS_KINDS:
+        below = _point_below(frame, [found[i] for i in flat if names[best[i]] != NONE])
+        if below is not None:
+            return below
 
     def read_faces(idx, below):
         if below is None:  # the frame's centre: read already
@@ -129,6 +138,20 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     return find_nadir(frame.shape, found, read_faces, surely)
+
+
+def _point_below(frame: np.ndarray, flat: list[Found]):
+    """The point below the camera the flat dice's side faces agree on, when far enough from the
+    centre to matter (axis.py); else None. (A print the classifier sees no die in has no say.)"""
+    if not axis.available():
+        return None
+    offsets = axis.offsets(frame, [(f.x, f.y, f.size) for f in flat])
+    below = axis.point_below([(f.x, f.y) for f in flat], offsets, frame.shape)
+    if below is None:
+        return None
+    h, w = frame.shape[:2]
+    far = math.hypot(below[0] - (w - 1) / 2, below[1] - (h - 1) / 2) >= AXIS_FAR * max(h, w)
+    return below if far else None
 
 
 def _report(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:

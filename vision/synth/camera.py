@@ -50,6 +50,17 @@ class Camera:
         z = np.maximum(p[:, 2:3], 1e-6)
         return p[:, :2] / z * self.focal + np.array([self.width / 2, self.height / 2])
 
+    def vanishing_point(self, direction) -> tuple[float, float]:
+        """Image pixel where lines of this world direction meet (straight down: the point
+        of the frame below the camera). The direction must not lie parallel to the image."""
+        d = np.asarray(direction, float) @ self.rotation.T
+        if abs(d[2]) < 1e-9:
+            raise ValueError(f"direction {direction}: parallel to the image, no vanishing point")
+        return (
+            float(d[0] / d[2] * self.focal + self.width / 2),
+            float(d[1] / d[2] * self.focal + self.height / 2),
+        )
+
     def depth(self, points: np.ndarray) -> np.ndarray:
         return self.to_camera(points)[:, 2]
 

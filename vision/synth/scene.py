@@ -13,6 +13,8 @@ guess. Truth conventions: x, y the projected centre of a flat die's top face (of
 the cube); size the square root of the projected top face's area (cocked: the side at that
 depth); face None when cocked; in_arena None when the scene has no arena. A cocked die's `upper`
 (not in the JSON) is where its upmost face's centre projects: the classifier's training crops.
+A flat die's `bottom` (not in the JSON either) is where its bottom face's centre projects: the
+line from the top face's centre to it points at the point below the camera (axis networks).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class TruthDie:
     visible: float = 1.0  # share of the top face not hidden by a die nearer the camera
     tip: float = 0.0  # degrees a cocked die is tipped (25-65: the hard ones are near the ends)
     upper: tuple[float, float] | None = None  # a cocked die: its upmost face's centre, projected
+    bottom: tuple[float, float] | None = None  # a flat die: its bottom face's centre, projected
 
     def to_json(self) -> dict:
         return {
@@ -70,6 +73,7 @@ class Scene:
     arena: dict | None
     conditions: dict = field(default_factory=dict)
     jpeg: bytes | None = None  # the JPEG file itself when the scene was compressed
+    below: tuple[float, float] | None = None  # the frame's point straight below the camera
 
     def truth_json(self) -> dict:
         """Contract-2 shaped truth (no confidence), plus the conditions."""
@@ -135,7 +139,15 @@ def render_scene(kind: str, rng: np.random.Generator, **conditions) -> Scene:
         truth = [_through_lens(t, lens) for t in truth]
     image, jpeg = finish(img, c, rng)
     keep = [t for t in truth if 0 <= t.x < fw and 0 <= t.y < fh]
-    return Scene(image, keep, _arena_image(arena_world, full, lens), c, jpeg)
+    return Scene(image, keep, _arena_image(arena_world, full, lens), c, jpeg, _below(full, lens))
+
+
+def _below(cam: Camera, lens: Lens) -> tuple[float, float]:
+    """Where the vertical vanishes: every flat die's bottom projects towards it."""
+    x, y = cam.vanishing_point((0.0, 0.0, -1.0))
+    if lens.k:
+        x, y = lens.output_from_ideal([[x, y]])[0]
+    return float(x), float(y)
 
 
 @lru_cache(maxsize=4)
@@ -147,8 +159,11 @@ def _through_lens(t: TruthDie, lens: Lens) -> TruthDie:
     """The truth as the distorted frame shows it: moved, and shrunk by the local magnification."""
     x, y = lens.output_from_ideal([[t.x, t.y]])[0]
     m = float(lens.magnification([[x, y]])[0])
-    upper = None if t.upper is None else tuple(map(float, lens.output_from_ideal([t.upper])[0]))
-    return replace(t, x=float(x), y=float(y), size=t.size * m, upper=upper)
+    upper, bottom = (
+        None if p is None else tuple(map(float, lens.output_from_ideal([p])[0]))
+        for p in (t.upper, t.bottom)
+    )
+    return replace(t, x=float(x), y=float(y), size=t.size * m, upper=upper, bottom=bottom)
 
 
 def _camera(c: dict, side: float, rng, canvas) -> Camera:
@@ -247,11 +262,14 @@ def _truth(d: Die, cam: Camera, in_arena, nearer: list[np.ndarray]) -> TruthDie:
         )
     top = d.world(np.array([[-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1.0]]))
     quad = cam.project(top).astype(np.float32)
-    x, y = cam.project(d.top_centre()[None])[0]
+    (x, y), (bx, by) = cam.project(np.stack([d.top_centre(), d.world(np.array([0, 0, -1.0]))]))
     area = abs(cv2.contourArea(quad))
     hidden = sum(cv2.intersectConvexConvex(quad, h)[0] for h in nearer)
     visible = float(np.clip(1 - hidden / max(area, 1e-6), 0, 1))
-    return TruthDie(d.face, float(x), float(y), math.sqrt(area), in_arena, False, visible)
+    bottom = (float(bx), float(by))
+    return TruthDie(
+        d.face, float(x), float(y), math.sqrt(area), in_arena, False, visible, bottom=bottom
+    )
 
 
 def _arena_image(arena, cam: Camera, lens: Lens) -> dict | None:

@@ -1,0 +1,82 @@
+"""The point below the camera from the flat dice's side faces (vision/learned/axis.py)."""
+
+import numpy as np
+import pytest
+
+from vision.learned import axis
+from vision.learned.axis import point_below, to_blob
+from vision.learned.axis_data import axis_crops, turned
+from vision.learned.crops import warp_crop
+from vision.synth.scene import render_scene
+
+
+def test_every_flat_die_of_a_tilted_photo_shows_its_bottom_towards_the_point_below_the_camera():
+    scene = render_scene("pips", np.random.default_rng(4), tilt=22.0, frame=(1280, 960))
+    below = np.array(scene.below)
+    assert np.linalg.norm(below - (640, 480)) > 150  # well off the centre at 22 degrees
+    flat = [t for t in scene.dice if not t.cocked]
+    assert len(flat) >= 4 and all(t.bottom is not None for t in flat)
+    assert all(t.bottom is None for t in scene.dice if t.cocked)
+    for t in flat:
+        offset, towards = np.subtract(t.bottom, (t.x, t.y)), below - (t.x, t.y)
+        cos = offset @ towards / (np.linalg.norm(offset) * np.linalg.norm(towards))
+        assert cos > 0.99
+
+
+def test_the_law_of_the_offsets_gives_back_the_point_below_the_camera_from_the_truth():
+    scene = render_scene(
+        "strike", np.random.default_rng(11), tilt=18.0, frame=(1280, 960), n_dice=12, cocked=1
+    )
+    flat = [t for t in scene.dice if not t.cocked]
+    points = [(t.x, t.y) for t in flat]
+    offsets = [np.subtract(t.bottom, (t.x, t.y)) / t.size for t in flat]
+    found = point_below(points, offsets, scene.image.shape)
+    assert found is not None
+    assert np.hypot(*np.subtract(found, scene.below)) < 0.03 * 1280
+
+
+def test_the_fit_outvotes_dice_that_disagree_and_declines_what_it_cannot_tell():
+    rng = np.random.default_rng(0)
+    below, g = np.array([900.0, -200.0]), 1 / 1100
+    points = rng.uniform(0, 1000, (12, 2))
+    offsets = g * (below - points) + rng.normal(0, 0.01, (12, 2))
+    offsets[:3] = rng.uniform(-0.6, 0.6, (3, 2))  # three cocked dice
+    shape = (1000, 1000)
+    found = point_below(points, offsets, shape)
+    assert found is not None and np.hypot(*np.subtract(found, below)) < 40
+    assert point_below(points[:3], offsets[:3], shape) is None  # too few dice
+    assert point_below(points, -g * (below - points), shape) is None  # the offsets fan out
+
+
+def test_a_crops_offset_turns_with_the_crop():
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[100 + 20, 100 + 30] = 255  # a mark 30 px right, 20 px down of (100, 100)
+    for angle in (0.0, 35.0, 90.0, 250.0):
+        crop = warp_crop(image, 100, 100, 101, angle)
+        y, x = np.unravel_index(crop[..., 0].argmax(), crop.shape[:2])
+        expected = turned((30, 20), angle) + 50
+        assert np.hypot(x - expected[0], y - expected[1]) <= 1.0
+
+
+def test_axis_crops_are_reproducible_and_hold_only_flat_dice():
+    a, oa = axis_crops("detrak", 2, 5)
+    b, ob = axis_crops("detrak", 2, 5)
+    assert a.shape[1:] == (32, 32, 3) and len(a) == len(oa) > 0
+    assert np.array_equal(a, b) and np.array_equal(oa, ob)
+    assert np.all(np.linalg.norm(oa, axis=1) < 2.0)  # a die's bottom lies within its crop
+
+
+def test_a_crop_of_the_wrong_shape_is_refused_with_what_was_expected():
+    with pytest.raises(ValueError, match="H x W x 3"):
+        to_blob([np.zeros((32, 32), np.uint8)])
+
+
+def test_the_axis_network_places_the_point_below_an_oblique_photos_camera():
+    scene = render_scene(
+        "strike", np.random.default_rng(21), tilt=20.0, frame=(1280, 960), n_dice=14, cocked=0
+    )
+    flat = [t for t in scene.dice if not t.cocked and t.visible > 0.85]
+    offsets = axis.offsets(scene.image, [(t.x, t.y, t.size) for t in flat])
+    below = point_below([(t.x, t.y) for t in flat], offsets, scene.image.shape)
+    assert np.hypot(*np.subtract((639.5, 479.5), scene.below)) > 0.2 * 1280
+    assert below is not None and np.hypot(*np.subtract(below, scene.below)) < 0.08 * 1280

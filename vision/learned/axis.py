@@ -1,0 +1,120 @@
+"""The point below the camera, from where the flat dice show their side faces.
+
+A camera that is not straight above a flat die sees some of its sides: the die's bottom face
+projects off its top face, on the line from the top face towards the point of the frame straight
+below the camera (the vertical's vanishing point). The axis network reads that offset, (bottom -
+top) / side, from each die's crop (axis_data.py teaches it on the synthetic truth). For a pinhole
+camera the offsets of a frame's flat dice obey one law, offset = g (below - top) with g = cos(tilt)
+/ focal the same for every die, so the point comes out of a least-squares fit of three numbers,
+with the dice that disagree (cocked dice, misplaced finds) weighted down until they have no say.
+
+Why not search the point by how surely the classifier reads the dice (nadir.py): a point that
+reads the sure dice better also reads cocked dice as faces, and the search seldom finds the true
+point (docs/vision.md, sessions 9-23); given the true point, the reader makes a third fewer
+errors on oblique photos. The offsets are what a flat die shows of the camera, whatever its face.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .crops import CROP_FACTOR, warp_crop
+from .onnx_net import read_onnx
+
+MODEL = Path(__file__).parent / "models" / "axis.onnx"
+INPUT_SIDE = 32
+MIN_DICE = 4  # flat dice needed for a fit of three numbers that outvotes one bad die
+ROUNDS = 8  # reweighting rounds of the robust fit
+SPREAD = 0.12  # an offset this far (die sides) from the fit counts half as much, Cauchy-wise
+PRIOR = 0.5  # the weight, in dice, of a focal length of one frame length and of the centre
+AGREE, AGREE_SHARE = 3, 0.3  # the fewest dice within SPREAD of the fit, and their least share
+FARTHEST = 1.0  # frame lengths from the centre: a point farther out is a fit gone wrong
+_lock = threading.Lock()
+
+
+def available() -> bool:
+    return MODEL.exists()
+
+
+@lru_cache(maxsize=1)
+def _net() -> cv2.dnn.Net:
+    return read_onnx(MODEL)
+
+
+def to_blob(crops: list[np.ndarray]) -> np.ndarray:
+    """N x 3 x INPUT_SIDE x INPUT_SIDE float32: area-resized, each crop normalised to zero mean
+    and unit spread over its pixels and colours (as the classifier's, crops.py)."""
+    small = np.zeros((len(crops), INPUT_SIDE, INPUT_SIDE, 3), np.uint8)
+    for i, c in enumerate(crops):
+        c = np.asarray(c)
+        if c.ndim != 3 or c.shape[2] < 3 or min(c.shape[:2]) < 2:
+            raise ValueError(f"crop {i}: expected an H x W x 3 BGR image, got shape {c.shape}")
+        c = c[..., :3]
+        if c.shape[:2] != (INPUT_SIDE, INPUT_SIDE):
+            interp = cv2.INTER_AREA if min(c.shape[:2]) > INPUT_SIDE else cv2.INTER_LINEAR
+            c = cv2.resize(c, (INPUT_SIDE, INPUT_SIDE), interpolation=interp)
+        small[i] = c
+    x = small.astype(np.float32)
+    x -= x.mean(axis=(1, 2, 3), keepdims=True)
+    x /= np.maximum(x.std(axis=(1, 2, 3), keepdims=True), 4.0)
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+def offsets(frame: np.ndarray, dice: list[tuple[float, float, float]]) -> np.ndarray:
+    """Each die's (x, y, side) -> where its bottom face lies from its top face, in sides, in the
+    frame's axes (N x 2). The crops are not turned: the network was taught every turn."""
+    if not dice:
+        return np.zeros((0, 2), np.float32)
+    crops = [warp_crop(frame, x, y, CROP_FACTOR * s, 0.0) for x, y, s in dice]
+    with _lock:
+        net = _net()
+        net.setInput(to_blob(crops))
+        return np.asarray(net.forward(), np.float32).reshape(-1, 2)
+
+
+def point_below(
+    points: np.ndarray, offsets: np.ndarray, shape: tuple, weights: np.ndarray | None = None
+) -> tuple[float, float] | None:
+    """The point below the camera that the offsets of the dice at `points` agree on, in a frame
+    of `shape`: a robust least-squares fit of offset = g (below - point), or None when fewer
+    than MIN_DICE dice, or the fit puts the point over FARTHEST frame lengths out or finds the
+    offsets fanning out (g not positive), or too few dice agree with the point.
+
+    A frame's dice often lie in one corner or one heap: their offsets then say well which way
+    the point lies but not how far. Two weak rows, worth PRIOR dice, pull g towards a focal
+    length of one frame length and the point towards the centre, so that such a frame gives a
+    point along the right line at a likely distance, not one far out (seeds 1 of pips and
+    Strike, 150 frames each: 7 points over 0.2 frame lengths off among 74 tilted 10 degrees or
+    more without them, 3 with them)."""
+    p = np.asarray(points, float).reshape(-1, 2)
+    v = np.asarray(offsets, float).reshape(-1, 2)
+    n = len(p)
+    if n < MIN_DICE:
+        return None
+    h, w = shape[:2]
+    cx, cy, length = (w - 1) / 2, (h - 1) / 2, max(h, w)
+    a = np.zeros((2 * n + 3, 3))
+    a[0 : 2 * n : 2, 0] = a[1 : 2 * n : 2, 1] = 1.0
+    a[0 : 2 * n : 2, 2], a[1 : 2 * n : 2, 2] = -p[:, 0], -p[:, 1]
+    a[2 * n :] = [[PRIOR, 0, -PRIOR * cx], [0, PRIOR, -PRIOR * cy], [0, 0, PRIOR * length]]
+    b = np.concatenate([v.reshape(-1), [0.0, 0.0, PRIOR]])
+    prior = np.ones(n) if weights is None else np.asarray(weights, float)
+    w = prior.copy()
+    for _ in range(ROUNDS):
+        root = np.sqrt(np.concatenate([np.repeat(w, 2), np.ones(3)]))
+        sol, *_ = np.linalg.lstsq(a * root[:, None], b * root, rcond=None)
+        miss = np.linalg.norm((a[: 2 * n] @ sol - b[: 2 * n]).reshape(-1, 2), axis=1)
+        w = prior / (1 + (miss / SPREAD) ** 2)
+    gx, gy, g = sol
+    if not g > 1e-9 or np.sum(miss <= SPREAD) < max(AGREE, AGREE_SHARE * n):
+        return None  # (the dice do not agree: the prior alone would place the point)
+    x, y = gx / g, gy / g
+    if math.hypot(x - cx, y - cy) > FARTHEST * length:
+        return None
+    return float(x), float(y)
