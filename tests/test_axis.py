@@ -80,3 +80,20 @@ def test_the_axis_network_places_the_point_below_an_oblique_photos_camera():
     below = point_below([(t.x, t.y) for t in flat], offsets, scene.image.shape)
     assert np.hypot(*np.subtract((639.5, 479.5), scene.below)) > 0.2 * 1280
     assert below is not None and np.hypot(*np.subtract(below, scene.below)) < 0.08 * 1280
+
+
+def test_the_reader_turns_strike_crops_about_the_point_only_when_it_lies_off_the_centre():
+    from vision import read_learned
+    from vision.learned.detector import SURE, find_dice
+
+    assert "strike" in read_learned.AXIS_KINDS
+    for tilt, off_centre in ((22.0, True), (0.0, False)):
+        scene = render_scene(
+            "strike", np.random.default_rng(8), tilt=tilt, frame=(1280, 960), n_dice=14, cocked=0
+        )
+        flat = [f for f in find_dice(scene.image) if not f.cocked and f.score >= SURE]
+        below = read_learned._point_below(scene.image, flat)
+        if off_centre:
+            assert below is not None and np.hypot(*np.subtract(below, scene.below)) < 0.08 * 1280
+        else:
+            assert below is None
