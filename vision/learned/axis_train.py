@@ -18,6 +18,7 @@ import numpy as np
 
 from .axis import INPUT_SIDE, MODEL, to_blob
 from .axis_data import KIND_NUMBER, axis_crops
+from .train import logits_of
 
 SEED = 7100  # clear of the classifier's and the benchmark's seeds
 
@@ -96,19 +97,10 @@ def train(model, x, y, epochs: int, seed: int, log, max_lr: float = 3e-3):
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         log(f"epoch {epoch + 1}/{epochs}: loss {total / len(x):.4f}")
     model.eval()
     return model
-
-
-def predict(model, x) -> np.ndarray:
-    import torch
-
-    with torch.no_grad():
-        return np.concatenate(
-            [model(torch.from_numpy(x[s : s + 1024])).numpy() for s in range(0, len(x), 1024)]
-        )
 
 
 def export(model, path: Path) -> None:
@@ -172,7 +164,7 @@ def main(argv=None) -> int:
 
     torch.set_num_threads(a.jobs)
     model = train(build_model(), blob[~test], y[~test], a.epochs, a.seed, log)
-    held = errors(predict(model, blob[test]), y[test])
+    held = errors(logits_of(model, blob[test]), y[test])
     log(f"held-out crops: {held}")
     export(model, a.out)
     meta = {"scenes_a_kind": a.scenes, "epochs": a.epochs, "seed": a.seed, "crops": len(x)}
