@@ -92,7 +92,8 @@ def test_the_reader_turns_strike_crops_about_the_point_only_when_it_lies_off_the
             "strike", np.random.default_rng(8), tilt=tilt, frame=(1280, 960), n_dice=14, cocked=0
         )
         flat = [f for f in find_dice(scene.image) if not f.cocked and f.score >= SURE]
-        below = read_learned._point_below(scene.image, flat)
+        dice = [(f.x, f.y, f.size) for f in flat]
+        below = axis.point_off_centre(scene.image, dice, read_learned.AXIS_FAR)
         if off_centre:
             assert below is not None and np.hypot(*np.subtract(below, scene.below)) < 0.08 * 1280
         else:

@@ -122,7 +122,9 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
     if kind in AXIS_KINDS:
-        below = _point_below(frame, [found[i] for i in flat if names[best[i]] != NONE])
+        # (a print the classifier sees no die in has no say)
+        dice = [(found[i].x, found[i].y, found[i].size) for i in flat if names[best[i]] != NONE]
+        below = axis.point_off_centre(frame, dice, AXIS_FAR)
         if below is not None:
             return below
 
@@ -138,20 +140,6 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     return find_nadir(frame.shape, found, read_faces, surely)
-
-
-def _point_below(frame: np.ndarray, flat: list[Found]):
-    """The point below the camera the flat dice's side faces agree on, when far enough from the
-    centre to matter (axis.py); else None. (A print the classifier sees no die in has no say.)"""
-    if not axis.available():
-        return None
-    offsets = axis.offsets(frame, [(f.x, f.y, f.size) for f in flat])
-    below = axis.point_below([(f.x, f.y) for f in flat], offsets, frame.shape)
-    if below is None:
-        return None
-    h, w = frame.shape[:2]
-    far = math.hypot(below[0] - (w - 1) / 2, below[1] - (h - 1) / 2) >= AXIS_FAR * max(h, w)
-    return below if far else None
 
 
 def _report(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:

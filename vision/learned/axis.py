@@ -118,3 +118,18 @@ def point_below(
     if math.hypot(x - cx, y - cy) > FARTHEST * length:
         return None
     return float(x), float(y)
+
+
+def point_off_centre(frame: np.ndarray, dice: list, least: float) -> tuple[float, float] | None:
+    """The point below the camera the flat dice (x, y, side) of `frame` agree on, when it lies
+    `least` frame lengths or more from the centre; else None: nearer, the centre (what the
+    classifier's crops are turned about by default) serves as well, and the fit's own error
+    (0.02-0.04 frame lengths on photos from above, bench/bench_below.py) would cost more."""
+    if not available():
+        return None
+    below = point_below([(x, y) for x, y, _ in dice], offsets(frame, dice), frame.shape)
+    if below is None:
+        return None
+    h, w = frame.shape[:2]
+    far = math.hypot(below[0] - (w - 1) / 2, below[1] - (h - 1) / 2) >= least * max(h, w)
+    return below if far else None
