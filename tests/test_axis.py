@@ -68,7 +68,7 @@ def test_axis_crops_are_reproducible_and_hold_only_flat_dice():
 
 def test_a_crop_of_the_wrong_shape_is_refused_with_what_was_expected():
     with pytest.raises(ValueError, match="H x W x 3"):
-        to_blob([np.zeros((32, 32), np.uint8)])
+        to_blob([np.zeros((32, 32, 2), np.uint8)])
 
 
 def test_the_axis_network_places_the_point_below_an_oblique_photos_camera():

@@ -24,11 +24,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .crops import CROP_FACTOR, warp_crop
+from .crops import CROP_FACTOR, INPUT, to_input, warp_crop
 from .onnx_net import read_onnx
 
 MODEL = Path(__file__).parent / "models" / "axis.onnx"
-INPUT_SIDE = 32
+INPUT_SIDE = INPUT  # the classifier's crop size: to_blob is its input
 MIN_DICE = 4  # flat dice needed for a fit of three numbers that outvotes one bad die
 ROUNDS = 8  # reweighting rounds of the robust fit
 SPREAD = 0.12  # an offset this far (die sides) from the fit counts half as much, Cauchy-wise
@@ -48,22 +48,10 @@ def _net() -> cv2.dnn.Net:
 
 
 def to_blob(crops: list[np.ndarray]) -> np.ndarray:
-    """N x 3 x INPUT_SIDE x INPUT_SIDE float32: area-resized, each crop normalised to zero mean
-    and unit spread over its pixels and colours (as the classifier's, crops.py)."""
-    small = np.zeros((len(crops), INPUT_SIDE, INPUT_SIDE, 3), np.uint8)
-    for i, c in enumerate(crops):
-        c = np.asarray(c)
-        if c.ndim != 3 or c.shape[2] < 3 or min(c.shape[:2]) < 2:
-            raise ValueError(f"crop {i}: expected an H x W x 3 BGR image, got shape {c.shape}")
-        c = c[..., :3]
-        if c.shape[:2] != (INPUT_SIDE, INPUT_SIDE):
-            interp = cv2.INTER_AREA if min(c.shape[:2]) > INPUT_SIDE else cv2.INTER_LINEAR
-            c = cv2.resize(c, (INPUT_SIDE, INPUT_SIDE), interpolation=interp)
-        small[i] = c
-    x = small.astype(np.float32)
-    x -= x.mean(axis=(1, 2, 3), keepdims=True)
-    x /= np.maximum(x.std(axis=(1, 2, 3), keepdims=True), 4.0)
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+    """N x 3 x INPUT_SIDE x INPUT_SIDE float32: the classifier's input (crops.py's to_input,
+    colours normalised per crop) without its reach plane: the axis network is not told where
+    in the frame a die lies, the offset is what it must find."""
+    return np.ascontiguousarray(to_input(crops)[:, :3])
 
 
 def offsets(frame: np.ndarray, dice: list[tuple[float, float, float]]) -> np.ndarray:
