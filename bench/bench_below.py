@@ -39,7 +39,7 @@ def frame_errors(scene, kind: str) -> tuple[float, float | None]:
     p = probabilities([crop_die(image, f.x, f.y, f.size) for f in found], kind)
     names = kind_classes(kind)
     flat = [f for f, row in zip(found, p, strict=True) if names[int(row.argmax())] != NONE]
-    offsets = axis.offsets(image, [(f.x, f.y, f.size) for f in flat])
+    offsets = axis.offsets(image, [(f.x, f.y, f.size) for f in flat], kind)
     below = axis.point_below([(f.x, f.y) for f in flat], offsets, image.shape)
     return centre, None if below is None else math.dist(below, scene.below) / length
 

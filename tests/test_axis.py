@@ -71,12 +71,13 @@ def test_a_crop_of_the_wrong_shape_is_refused_with_what_was_expected():
         to_blob([np.zeros((32, 32, 2), np.uint8)])
 
 
-def test_the_axis_network_places_the_point_below_an_oblique_photos_camera():
+@pytest.mark.parametrize("kind", ["strike", "pips", "detrak"])
+def test_each_kinds_axis_network_places_the_point_below_an_oblique_photos_camera(kind):
     scene = render_scene(
-        "strike", np.random.default_rng(21), tilt=20.0, frame=(1280, 960), n_dice=14, cocked=0
+        kind, np.random.default_rng(21), tilt=20.0, frame=(1280, 960), n_dice=14, cocked=0
     )
     flat = [t for t in scene.dice if not t.cocked and t.visible > 0.85]
-    offsets = axis.offsets(scene.image, [(t.x, t.y, t.size) for t in flat])
+    offsets = axis.offsets(scene.image, [(t.x, t.y, t.size) for t in flat], kind)
     below = point_below([(t.x, t.y) for t in flat], offsets, scene.image.shape)
     assert np.hypot(*np.subtract((639.5, 479.5), scene.below)) > 0.2 * 1280
     assert below is not None and np.hypot(*np.subtract(below, scene.below)) < 0.08 * 1280

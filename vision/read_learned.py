@@ -33,17 +33,18 @@ FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find..
 FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
 # a flat find the classifier gives these odds of being cocked is cocked: 0.4 until session 19;
 # lower since the finds reported cocked are looked at closer, which gives back most flat dice
-# the lower line costs (docs/vision.md, sessions 19-21)
-COCKED_ODDS = {"pips": 0.25, "strike": 0.25, "detrak": 0.3}
+# the lower line costs (docs/vision.md, sessions 19-21), and lower again for pips once its
+# oblique photos are turned about the point below the camera (session 27)
+COCKED_ODDS = {"pips": 0.2, "strike": 0.25, "detrak": 0.3}
 # the kinds whose frames get a look nearer when the detector sees the dice small: heaps of
 # Détrak dice in 4032 px photos (session 22; Strike's readings were none the better)
 NEARER_KINDS = ("pips", "detrak")
 # ...and whose 4032 px photos are looked at whole when the dice are small there (session 23)
 WHOLE_KINDS = ("pips",)
 # the kinds whose oblique photos take the point below the camera from the flat dice's side
-# faces (vision/learned/axis.py, session 26), when it lies AXIS_FAR frame lengths or more from
-# the centre; nearer, or for the other kinds, the searches of nadir.py
-AXIS_KINDS = ("strike",)
+# faces (vision/learned/axis.py: Strike since session 26, pips since 27), when it lies AXIS_FAR
+# frame lengths or more from the centre; nearer, or for Détrak, the searches of nadir.py
+AXIS_KINDS = ("strike", "pips")
 AXIS_FAR = 0.12
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
@@ -124,7 +125,7 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if kind in AXIS_KINDS:
         # (a print the classifier sees no die in has no say)
         dice = [(found[i].x, found[i].y, found[i].size) for i in flat if names[best[i]] != NONE]
-        below = axis.point_off_centre(frame, dice, AXIS_FAR)
+        below = axis.point_off_centre(frame, dice, AXIS_FAR, kind)
         if below is not None:
             return below
 
