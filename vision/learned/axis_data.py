@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .classes import KINDS
 from .crops import CROP_FACTOR, INPUT, warp_crop
 from .data import JITTER_SCALE, JITTER_SHIFT, MIN_VISIBLE, TRAIN_FRAMES, small
-
-KIND_NUMBER = {"pips": 0, "strike": 1, "detrak": 2}
 
 
 def axis_crops(kind: str, n_scenes: int, seed: int, per_die: int = 1):
@@ -26,7 +25,7 @@ def axis_crops(kind: str, n_scenes: int, seed: int, per_die: int = 1):
     from vision.synth.scene import render_scene
 
     crops, offsets = [], []
-    k = KIND_NUMBER[kind]
+    k = KINDS.index(kind)  # (the seeds' kind number, as data.py's)
     for i in range(n_scenes):
         rng = np.random.default_rng([seed, i, k, 7])
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **_conditions(rng))

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from .axis import INPUT_SIDE, MODEL, to_blob
-from .axis_data import KIND_NUMBER, axis_crops
+from .axis_data import axis_crops
+from .classes import KINDS
 from .train import logits_of
 
 SEED = 7100  # clear of the classifier's and the benchmark's seeds
@@ -57,18 +58,11 @@ def make_data(scenes: int, seed: int, jobs: int):
     """Crops and offsets of `scenes` photos a kind, in `jobs` processes (the same either way)."""
     chunk = 25
     tasks = [
-        (kind, min(chunk, scenes - s), seed + s)
-        for kind in KIND_NUMBER
-        for s in range(0, scenes, chunk)
+        (kind, min(chunk, scenes - s), seed + s) for kind in KINDS for s in range(0, scenes, chunk)
     ]
     with Pool(jobs) as pool:
         parts = pool.map(_part, tasks)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-def mirrored(x, y):
-    """Left-right mirror images: the offset's x changes sign."""
-    return x[..., ::-1].copy(), y * np.array([-1.0, 1.0], np.float32)
 
 
 def train(model, x, y, epochs: int, seed: int, log, max_lr: float = 3e-3):
