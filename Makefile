@@ -14,9 +14,9 @@ $(BIN)/python:
 	   $${SUDO:-} apt-get update && $${SUDO:-} apt-get install -y python3-venv) && \
 	  rm -rf $(VENV) && $(PY) -m venv $(VENV); }
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[all,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[all,dev]' -c constraints.txt
 	@touch $(STAMP)
 
 venv: $(STAMP)
