@@ -1,11 +1,15 @@
 """How near the axis network puts the point below the camera (vision/learned/axis.py).
 
     python bench/bench_below.py --kind strike --seed 1 --n 150
+    python bench/bench_below.py --kind pips --photoreal DIR [--model FILE.onnx]
 
-On the synthetic benchmark's scenes (whose truth knows the point: `Scene.below`), for each
-frame: the detector's sure flat finds the classifier sees a die in, their offsets, the fit;
-the distance from the point found to the true one, in frame lengths, against the distance of
-the frame's centre (what the crops are turned about when nothing is found), by tilt band.
+On the synthetic benchmark's scenes (whose truth knows the point: `Scene.below`), or on
+Blender-rendered ones (the point from the camera their record keeps: vision/photoreal/camera.py),
+for each frame: the detector's sure flat finds the classifier sees a die in, their offsets, the
+fit; the distance from the point found to the true one, in frame lengths, against the distance
+of the frame's centre (what the crops are turned about when nothing is found), by tilt band. On
+renders, also how far the network's offsets of the true flat dice are from the camera's (die
+sides). --model reads with another network than the kind's.
 """
 
 from __future__ import annotations
@@ -22,18 +26,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.learned import axis, crop_die, detector, probabilities  # noqa: E402
 from vision.learned.classes import NONE, kind_classes  # noqa: E402
+from vision.photoreal.camera import below, bottom_offsets  # noqa: E402
+from vision.photoreal.spec import DIE_SIDE_CM  # noqa: E402
+from vision.photoreal.truth import read_scene, scene_paths  # noqa: E402
 from vision.synth.scene import benchmark_set  # noqa: E402
 
 BANDS = ((0, 2), (2, 10), (10, 90))
 
 
-def frame_errors(scene, kind: str) -> tuple[float, float | None]:
+def frame_errors(image, kind: str, true_below) -> tuple[float, float | None]:
     """(the centre's distance from the true point, the fit's or None), in frame lengths."""
-    image = scene.image
     h, w = image.shape[:2]
     length = max(h, w)
     found = [f for f in detector.find_dice(image) if not f.cocked and f.score >= detector.SURE]
-    centre = math.dist(((w - 1) / 2, (h - 1) / 2), scene.below) / length
+    centre = math.dist(((w - 1) / 2, (h - 1) / 2), true_below) / length
     if not found:
         return centre, None
     p = probabilities([crop_die(image, f.x, f.y, f.size) for f in found], kind)
@@ -41,7 +47,28 @@ def frame_errors(scene, kind: str) -> tuple[float, float | None]:
     flat = [f for f, row in zip(found, p, strict=True) if names[int(row.argmax())] != NONE]
     offsets = axis.offsets(image, [(f.x, f.y, f.size) for f in flat], kind)
     below = axis.point_below([(f.x, f.y) for f in flat], offsets, image.shape)
-    return centre, None if below is None else math.dist(below, scene.below) / length
+    return centre, None if below is None else math.dist(below, true_below) / length
+
+
+def rendered_rows(dirs, kind: str) -> tuple[list, list]:
+    """(tilt, centre's distance, fit's) of each rendered scene of `kind`, and how far the
+    network's offset of each true flat die is from the camera's, in die sides."""
+    rows, misses = [], []
+    for path in scene_paths(dirs):
+        record, image = read_scene(path)
+        if record["kind"] != kind:
+            continue
+        camera, frame = record["camera"], (image.shape[1], image.shape[0])
+        rows.append((camera["tilt"], *frame_errors(image, kind, below(camera, frame))))
+        flat = [d for d in record["dice"] if not d["cocked"] and d["in_arena"] in (None, True)]
+        if flat:
+            dice = [(d["x"], d["y"], d["size"]) for d in flat]
+            true = bottom_offsets(
+                camera, frame, [d[:2] for d in dice], [d[2] for d in dice], DIE_SIDE_CM[kind]
+            )
+            got = axis.offsets(image, dice, kind)
+            misses += [(camera["tilt"], m) for m in np.linalg.norm(got - true, axis=1)]
+    return rows, misses
 
 
 def main(argv=None) -> int:
@@ -49,12 +76,23 @@ def main(argv=None) -> int:
     ap.add_argument("--kind", default="strike", choices=("pips", "strike", "detrak"))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=150)
+    ap.add_argument("--photoreal", type=Path, nargs="*", default=[], help="rendered scenes' dirs")
+    ap.add_argument("--model", type=Path, help="another axis network to read with")
     a = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    rows = [
-        (s.conditions["tilt"], *frame_errors(s, a.kind)) for s in benchmark_set(a.kind, a.n, a.seed)
-    ]
-    print(f"{a.kind} seed {a.seed}: distance to the true point below the camera, frame lengths")
+    if a.model:
+        axis.KIND_MODELS[a.kind] = a.model
+    if a.photoreal:
+        rows, misses = rendered_rows(a.photoreal, a.kind)
+        where = "rendered"
+    else:
+        misses = []
+        rows = [
+            (s.conditions["tilt"], *frame_errors(s.image, a.kind, s.below))
+            for s in benchmark_set(a.kind, a.n, a.seed)
+        ]
+        where = f"seed {a.seed}"
+    print(f"{a.kind} {where}: distance to the true point below the camera, frame lengths")
     for lo, hi in BANDS:
         band = [r for r in rows if lo <= r[0] < hi]
         got = [r for r in band if r[2] is not None]
@@ -67,6 +105,15 @@ def main(argv=None) -> int:
             f" fit median {np.median(fit):.3f}, 80 % {np.percentile(fit, 80):.3f};"
             f" centre median {np.median(centre):.3f}; fit nearer in {int((fit < centre).sum())}"
         )
+    if misses:
+        print(f"{a.kind} {where}: the offsets of the true flat dice against the camera's")
+    for lo, hi in BANDS:
+        band = [m for t, m in misses if lo <= t < hi]
+        if band:
+            print(
+                f"  tilt {lo}-{hi} deg: {len(band)} flat dice, offset miss median"
+                f" {np.median(band):.3f} sides, 80 % {np.percentile(band, 80):.3f}"
+            )
     return 0
 
 

@@ -42,6 +42,48 @@ def axis_crops(kind: str, n_scenes: int, seed: int, per_die: int = 1):
     return np.stack(crops), np.asarray(offsets, np.float32)
 
 
+def photoreal_axis_crops(dirs, seed: int, per_die: int = 1):
+    """(crops, offsets) as axis_crops gives, from Blender-rendered scenes (render.py) whose
+    record keeps the camera: each flat die's offset from the spec's camera (vision/photoreal/
+    camera.py), the dice resting on the table. The network taught synthetic crops alone placed
+    the point below two to four times farther off on renders (docs/vision.md, session 27)."""
+    from vision.photoreal.camera import bottom_offsets
+    from vision.photoreal.spec import DIE_SIDE_CM
+    from vision.photoreal.truth import read_scene, scene_paths
+
+    crops, offsets = [], []
+    for n, path in enumerate(scene_paths(dirs)):
+        record, image = read_scene(path)
+        if "camera" not in record:
+            raise ValueError(f"{path}: no camera in its record (render.py --cameras adds it)")
+        flat = [
+            d
+            for d in record["dice"]
+            if not d["cocked"]
+            and d.get("visible", 1.0) >= MIN_VISIBLE
+            and d["in_arena"] in (None, True)
+        ]
+        if not flat:
+            continue
+        h, w = image.shape[:2]
+        true = bottom_offsets(
+            record["camera"],
+            (w, h),
+            [(d["x"], d["y"]) for d in flat],
+            [d["size"] for d in flat],
+            DIE_SIDE_CM[record["kind"]],
+        )
+        rng = np.random.default_rng([seed, n, 13])
+        for d, offset in zip(flat, true, strict=True):
+            for _ in range(per_die):
+                crop, turned_offset = _crop_at(image, d["x"], d["y"], d["size"], offset, rng)
+                crops.append(crop)
+                offsets.append(turned_offset)
+    if not crops:
+        return np.zeros((0, INPUT, INPUT, 3), np.uint8), np.zeros((0, 2), np.float32)
+    return np.stack(crops), np.asarray(offsets, np.float32)
+
+
 def _conditions(rng) -> dict:
     tilt = rng.uniform(10, 30) if rng.random() < 0.5 else rng.uniform(0, 10)
     return {
@@ -53,11 +95,15 @@ def _conditions(rng) -> dict:
 
 
 def _crop(image, t, rng) -> tuple[np.ndarray, np.ndarray]:
-    dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * t.size
-    side = CROP_FACTOR * t.size * rng.uniform(*JITTER_SCALE)
-    angle = rng.uniform(0, 360)
-    crop = small(warp_crop(image, t.x + dx, t.y + dy, side, angle))
     offset = (np.array(t.bottom) - (t.x, t.y)) / t.size
+    return _crop_at(image, t.x, t.y, t.size, offset, rng)
+
+
+def _crop_at(image, x, y, size, offset, rng) -> tuple[np.ndarray, np.ndarray]:
+    dx, dy = rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2) * size
+    side = CROP_FACTOR * size * rng.uniform(*JITTER_SCALE)
+    angle = rng.uniform(0, 360)
+    crop = small(warp_crop(image, x + dx, y + dy, side, angle))
     return crop, turned(offset, angle)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .axis import INPUT_SIDE, MODEL, to_blob
-from .axis_data import axis_crops
+from .axis_data import axis_crops, photoreal_axis_crops
 from .classes import KINDS
 from .train import logits_of
 
@@ -138,6 +138,14 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, help="an .npz to keep the crops in, or read them from")
     ap.add_argument("--out", type=Path, default=MODEL)
+    ap.add_argument(
+        "--photoreal",
+        type=Path,
+        nargs="*",
+        default=[],
+        help="also Blender-rendered scenes from these directories (render.py; not seed 0)",
+    )
+    ap.add_argument("--photoreal-per-die", type=int, default=6, help="crops of each rendered die")
     a = ap.parse_args(argv)
     t0 = time.time()
 
@@ -151,17 +159,29 @@ def main(argv=None) -> int:
         x, y = make_data(a.scenes, a.seed, a.jobs)
         if a.cache:
             np.savez(a.cache, crops=x, offsets=y)
-    log(f"{len(x)} crops")
+    rendered = np.zeros(len(x), bool)
+    if a.photoreal:
+        px, py = photoreal_axis_crops(a.photoreal, a.seed, a.photoreal_per_die)
+        x, y = np.concatenate([x, px]), np.concatenate([y, py])
+        rendered = np.concatenate([rendered, np.ones(len(px), bool)])
+    log(f"{len(x)} crops, {int(rendered.sum())} of them rendered")
     test = np.arange(len(x)) % 10 == 0  # one crop in ten held out
     blob = to_blob(list(x))
     import torch
 
     torch.set_num_threads(a.jobs)
     model = train(build_model(), blob[~test], y[~test], a.epochs, a.seed, log)
-    held = errors(logits_of(model, blob[test]), y[test])
+    pred = logits_of(model, blob[test])
+    held = errors(pred, y[test])
+    if rendered.any():  # (crops of the same dice are in training: a check, not a measure)
+        held["rendered"] = errors(pred[rendered[test]], y[test][rendered[test]])
     log(f"held-out crops: {held}")
     export(model, a.out)
     meta = {"scenes_a_kind": a.scenes, "epochs": a.epochs, "seed": a.seed, "crops": len(x)}
+    if a.photoreal:
+        from vision.photoreal.truth import rendered_scenes
+
+        meta["photoreal"] = rendered_scenes(a.photoreal) | {"per_die": a.photoreal_per_die}
     a.out.with_suffix(".json").write_text(json.dumps(meta | {"held_out": held}, indent=1) + "\n")
     log(f"wrote {a.out}")
     return 0

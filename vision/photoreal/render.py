@@ -4,9 +4,9 @@ rigid bodies), for bench/bench_photoreal.py:
     .venv/bin/python -m vision.photoreal.render --kind pips --n 40 --seed 0 --out DIR
 
 Each scene gives DIR/KIND_NNN.jpg (quality 92, as a phone saves it) and DIR/KIND_NNN.json (the
-truth: scored dice, dice left out and why, the conditions). A scene already rendered is kept,
-so an interrupted run goes on where it stopped. Textures are drawn in a scratch directory and
-removed. About 10-40 s a scene on two cores.
+truth: scored dice, dice left out and why, the conditions, the camera). A scene already rendered
+is kept, so an interrupted run goes on where it stopped. Textures are drawn in a scratch
+directory and removed. About 10-40 s a scene on two cores.
 """
 
 from __future__ import annotations
@@ -68,9 +68,31 @@ def render_one(
         "left": [vars(d) for d in left],
         "conditions": spec["conditions"]
         | {"background": spec["background"]["name"], "arena": spec["arena"] is not None},
+        "camera": spec["camera"],  # (where a point of the scene lands: camera.py)
     }
     name.with_suffix(".json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     return name.with_suffix(".json")
+
+
+def add_camera(kind: str, seed: int, index: int, out: Path) -> Path | None:
+    """Give a scene rendered before its record kept the camera (session 28) the camera its spec
+    drew, without rendering; None when the scene is not in `out`. ValueError when the spec
+    drawn does not match the record (another seed than the scene's)."""
+    path = out / f"{kind}_{index:03d}.json"
+    if not path.exists():
+        return None
+    record = json.loads(path.read_text(encoding="utf-8"))
+    if "camera" in record:
+        return path
+    with tempfile.TemporaryDirectory(prefix="arbitre-photoreal-") as tmp:
+        spec = draw_spec(kind, seed, index, Path(tmp))
+    drawn = {k: spec["conditions"][k] for k in ("frame", "die_size", "tilt", "n_dice")}
+    kept = {k: record["conditions"][k] for k in drawn}
+    if json.loads(json.dumps(drawn)) != kept:
+        raise ValueError(f"{path.name}: seed {seed} draws {drawn}, the scene has {kept}")
+    record["camera"] = spec["camera"]
+    path.write_text(json.dumps(record, indent=1), encoding="utf-8")
+    return path
 
 
 def _frame(tmp: Path, size, region) -> np.ndarray:
@@ -101,7 +123,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="more dice set up to lean on a neighbour (spec.LEANING_PAIRS): for training sets",
     )
+    p.add_argument(
+        "--cameras",
+        action="store_true",
+        help="render nothing: add the spec's camera to the records of scenes already rendered",
+    )
     args = p.parse_args(argv)
+    if args.cameras:
+        for i in range(args.first, args.first + args.n):
+            print(add_camera(args.kind, args.seed, i, args.out) or f"{args.kind} {i}: not there")
+        return 0
     if not shutil.which(args.blender):
         print(f"{args.blender}: not found (Debian: apt-get install blender)", file=sys.stderr)
         return 2
