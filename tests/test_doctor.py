@@ -42,6 +42,7 @@ def test_a_table_with_its_pico_and_mock_pins_is_healthy(tmp_path, capsys):
         and "1 LEDs, 1 buttons" in report["pins"]["detail"]
     )
     assert report["camera"]["status"] == "ok" and report["disk"]["status"] == "ok"
+    assert report["vision"]["status"] == "ok"
 
 
 def test_a_named_port_that_is_missing_fails_and_says_so(tmp_path, capsys):
@@ -119,3 +120,41 @@ def test_a_nearly_full_disk_fails(tmp_path):
     check = doctor.check_disk(tmp_path / "not" / "yet", min_free_mb=10**12)
     assert check.status == "fail" and "needs" in check.en
     assert doctor.check_disk(tmp_path / "not" / "yet").status == "ok"
+
+
+def test_the_dice_networks_are_read_by_this_opencv():
+    import cv2
+
+    check = doctor.check_vision()
+    assert check.status == "ok", check.en
+    assert f"OpenCV {cv2.__version__}" in check.en and "networks read" in check.en
+    assert "réseaux lus" in check.fr
+
+
+def test_an_opencv_that_cannot_read_a_network_fails_and_names_it(tmp_path):
+    """As OpenCV 4.6 did with the float16 weights before they were widened on load."""
+    import cv2
+
+    from vision.learned import runtime
+
+    for name in ("dice.onnx", "faces.onnx"):
+        (tmp_path / name).write_bytes((runtime.MODELS / name).read_bytes())
+
+    def refuse_faces(path):
+        if path.name == "faces.onnx":
+            raise cv2.error(
+                "OpenCV(4.6.0) /io/opencv/modules/dnn/src/onnx/onnx_graph_simplifier.cpp:842:"
+                " error: (-210:Unsupported format or combination of formats) Unsupported data"
+                " type: FLOAT16 in function 'getMatFromTensor'"
+            )
+        return object()
+
+    check = doctor.check_vision(tmp_path, refuse_faces)
+    assert check.status == "fail"
+    assert "cannot read faces.onnx (Unsupported data type: FLOAT16)" in check.en
+    assert "ne lit pas faces.onnx" in check.fr and "onnx_graph_simplifier" not in check.en
+
+
+def test_no_networks_is_the_classical_reader_not_a_failure(tmp_path):
+    check = doctor.check_vision(tmp_path)
+    assert check.status == "info" and "classical reader" in check.en

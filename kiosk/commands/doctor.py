@@ -1,6 +1,7 @@
 """`arbitre doctor [--config FILE] [--lang en] [--json]`: is this table's hardware there, and why not.
 
-Four checks (camera, pins, serial link, disk), each found or not with the reason and what to do.
+Five checks (camera, pins, serial link, disk, and whether this OpenCV reads the dice networks),
+each found or not with the reason and what to do.
 Something the config asks for explicitly and that is missing exits 1; something optional that is
 absent ("auto" found nothing: the simulator or no ring will be used) is reported and exits 0.
 Stop the service first on a running table (`sudo systemctl stop arbitre`): it holds the pins and
@@ -13,6 +14,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,7 @@ TITLES = {
     "pins": ("broches", "pins"),
     "serial": ("liaison série", "serial link"),
     "disk": ("disque", "disk"),
+    "vision": ("vision", "vision"),
 }
 MIN_FREE_MB = 200
 # Video nodes of the Pi's own codecs and ISP: not cameras.
@@ -83,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
         check_pins(config),
         check_serial(config, args.probe_timeout),
         check_disk(config.data_path),
+        check_vision(),
     ]
     lang = args.lang or config.language
     if args.json:
@@ -312,3 +316,55 @@ def check_disk(path: Path, min_free_mb: int = MIN_FREE_MB) -> Check:
             f"{free_mb} MB free under {path} (needs {min_free_mb})",
         )
     return Check("disk", OK, f"{free_mb} Mo libres sous {path}", f"{free_mb} MB free under {path}")
+
+
+# -- vision -------------------------------------------------------------------------------------
+def check_vision(models: Path | None = None, read: Any = None) -> Check:
+    """Whether this machine's OpenCV loads every dice network: a Pi takes Raspberry Pi OS's own
+    OpenCV (4.6 on Bookworm), and a network it cannot load would stop the table at its first
+    frame, long after the install said it was done."""
+    try:
+        import cv2
+
+        from vision.learned import runtime
+        from vision.learned.onnx_net import read_onnx
+    except ImportError as err:
+        return Check(
+            "vision",
+            FAIL,
+            f"OpenCV absent ({err}) : sudo apt install python3-opencv",
+            f"no OpenCV ({err}): sudo apt install python3-opencv",
+        )
+    version = cv2.__version__
+    paths = sorted((models or runtime.MODELS).glob("*.onnx"))
+    if not paths:
+        return Check(
+            "vision",
+            INFO,
+            f"OpenCV {version} ; aucun réseau : lecteur classique",
+            f"OpenCV {version}; no networks: the classical reader",
+        )
+    for path in paths:
+        try:
+            (read or read_onnx)(path)
+        except cv2.error as err:
+            why = _opencv_reason(err)
+            return Check(
+                "vision",
+                FAIL,
+                f"OpenCV {version} ne lit pas {path.name} ({why}) : OpenCV 4.6 ou plus récent",
+                f"OpenCV {version} cannot read {path.name} ({why}): OpenCV 4.6 or newer",
+            )
+    return Check(
+        "vision",
+        OK,
+        f"OpenCV {version}, {len(paths)} réseaux lus",
+        f"OpenCV {version}, {len(paths)} networks read",
+    )
+
+
+def _opencv_reason(err: Exception) -> str:
+    """OpenCV's own words, without the source file it was raised in."""
+    text = str(err).strip().splitlines()[-1] if str(err).strip() else type(err).__name__
+    found = re.search(r"error: \([^)]*\) (.+?)(?: in function .*)?$", text)
+    return found.group(1) if found else text[:160]
