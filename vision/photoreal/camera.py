@@ -19,7 +19,7 @@ def axes(camera: dict) -> np.ndarray:
     loc, target = np.asarray(camera["loc"], float), np.asarray(camera["target"], float)
     forward = (target - loc) / np.linalg.norm(target - loc)
     right = np.cross(forward, UP)
-    if np.linalg.norm(right) < 1e-9:  # (straight down: Blender keeps the world's Y up)
+    if np.linalg.norm(right) < 1e-9:  # (straight down, which the spec never draws: any right)
         right = np.array([1.0, 0.0, 0.0])
     right /= np.linalg.norm(right)
     up = np.cross(right, forward)
