@@ -45,6 +45,7 @@ from engine.registry import new_game
 from kiosk.config import Config
 from kiosk.eventlog import EventLog, Row
 from kiosk.fanout import Fanout
+from kiosk.late_lines import still_stands
 from kiosk.moments import (
     FACES,
     PUBLIC,
@@ -172,7 +173,8 @@ class Table:
 
     def submit(self, line: dict[str, Any], seq: int | None = None, source: str = "kiosk") -> State:
         """Judge, log (committed) and apply one record line. Raises IllegalAction or BadRecord
-        (the rules' reason), StaleSeq when `seq` is not the table's, NoGame."""
+        (the rules' reason), StaleSeq when `seq` is not the table's (but for a seat's line that
+        still stands: kiosk/late_lines.py), NoGame."""
         with self._lock:
             new, event = self._apply(line, seq, source)
         self._tell(event)
@@ -379,9 +381,10 @@ class Table:
 
     def _apply(self, line: dict[str, Any], seq: int | None, source: str) -> tuple[State, Event]:
         game, state = self._current()
-        if seq is not None and seq != self.seq:
-            raise StaleSeq(seq, self.seq)
         action = game.parse_action(line)
+        late = seq is not None and seq != self.seq
+        if late and not still_stands(seq, self.seq, self._entries, self._states, action):
+            raise StaleSeq(seq, self.seq)
         new = state.apply(action)
         row = self.log.append(self.game_id, self.seq + 1, "action", action.to_json(), source)
         self._push(action, new, row)

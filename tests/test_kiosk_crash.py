@@ -90,7 +90,9 @@ def _post_while_killed(server: KioskServer, lines: list[dict]) -> int:
     return done["ok"]
 
 
-def test_two_phones_on_the_same_seq_one_wins(tmp_path) -> None:
+def test_two_phones_on_the_same_seq_both_land(tmp_path) -> None:
+    """Two seats tapping one Knister roll at the same moment, through the real server: both
+    lines are recorded, one after the other (kiosk/late_lines.py)."""
     with KioskServer(tmp_path) as server:
         c = httpx.Client(base_url=server.url, timeout=10)
         c.post("/api/games", json={"game": "knister", "players": ["Ana", "Ben"]})
@@ -113,5 +115,5 @@ def test_two_phones_on_the_same_seq_one_wins(tmp_path) -> None:
             t.start()
         for t in threads:
             t.join()
-        assert sorted(results) == [200, 409]
-        assert c.get("/api/state").json()["seq"] == 2
+        assert results == [200, 200]
+        assert c.get("/api/state").json()["seq"] == 3
