@@ -158,3 +158,12 @@ def test_an_opencv_that_cannot_read_a_network_fails_and_names_it(tmp_path):
 def test_no_networks_is_the_classical_reader_not_a_failure(tmp_path):
     check = doctor.check_vision(tmp_path)
     assert check.status == "info" and "classical reader" in check.en
+
+
+def test_a_garbled_network_file_is_reported_not_raised(tmp_path):
+    from vision.learned import runtime
+
+    data = (runtime.MODELS / "faces.onnx").read_bytes()
+    (tmp_path / "faces.onnx").write_bytes(data[:5000] + b"\xff\xff\xff")
+    check = doctor.check_vision(tmp_path)
+    assert check.status == "fail" and "cannot read faces.onnx" in check.en

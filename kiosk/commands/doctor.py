@@ -347,7 +347,7 @@ def check_vision(models: Path | None = None, read: Any = None) -> Check:
     for path in paths:
         try:
             (read or read_onnx)(path)
-        except cv2.error as err:
+        except (cv2.error, ValueError) as err:  # (ValueError: a garbled file, unhalve.py)
             why = _opencv_reason(err)
             return Check(
                 "vision",
