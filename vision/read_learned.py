@@ -23,6 +23,7 @@ from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
+from vision.learned.off_law import ask_off_law
 from vision.readings import Die
 
 MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
@@ -100,12 +101,13 @@ def learned_dice(
     found, p = _look_around(frame, found, p, kind, below)
     found, p = _closer_look(frame, found, p, kind, below)
     found, p = _doubted_faces(frame, found, p, kind, below)
-    out = []
+    out, odds = [], []
     for f, row in zip(found, p, strict=True):
         die = _report(f, row, names, kind)
         if die is not None:
             out.append(die)
-    return _one_per_die(out)
+            odds.append(row[names.index(COCKED)])
+    return _one_per_die(ask_off_law(frame, out, odds, kind))
 
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):

@@ -1,0 +1,70 @@
+"""A face whose die shows the camera the wrong side: asked, not trusted.
+
+A flat die seen from a camera not straight above it shows some of its side faces, and the offset
+of its bottom face from its top face follows one law over the whole frame, offset = g (below -
+top) (vision/learned/axis.py). The upmost face of a die resting on an edge or on another die,
+read as if the die lay flat, shows a side face the law does not predict. The classifier cannot
+always tell such a die from a flat one (it reads one face, from one crop); the law is what the
+other dice of the frame say.
+
+So a face the classifier already doubts a little (its odds of "cocked" at least DOUBT) whose
+offset lies more than OFF sides from the law its frame's flat faces fit is reported with a
+confidence of at most ASKED, under the table's line (kiosk/controllers/decision.py CONFIDENT):
+the table asks the players for that die instead of writing a face that may be a cocked die's.
+It does not call the die cocked: as many flat dice lie as far off the law (misplaced finds in a
+cluster, a crop that clips a neighbour), and telling players a die they see flat is cocked is
+arguing with them; a question costs one tap. On the benchmark's seeds 1 and 3 this caught 12 of
+the 52 faces read at 0.9 or more on cocked dice, for 10 flat dice asked of 12 428 read sure
+(docs/vision.md, session 29). The axis network runs only on frames holding such a doubted face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.readings import Die
+
+from . import axis
+
+DOUBT = 0.1  # the classifier's odds of "cocked" from which a face's offset is checked...
+OFF = 0.35  # ...and the distance from the law, in die sides, over which the face is asked
+ASKED = 0.5  # ...with at most this confidence (about half such faces were cocked dice)
+
+
+def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
+    """Each die's axis offset's distance from the law its frame's flat faces fit, in sides: the
+    offset's length when they fit none (fewer than axis.MIN_DICE, or disagreeing)."""
+    if not dice:
+        return np.zeros(0)
+    points = np.array([(d.x, d.y) for d in dice], float)
+    offsets = axis.offsets(frame, [(d.x, d.y, d.size) for d in dice], kind).astype(float)
+    flat = [i for i, d in enumerate(dice) if d.face is not None and not d.cocked]
+    below = axis.point_below(points[flat], offsets[flat], frame.shape) if flat else None
+    if below is None:
+        return np.linalg.norm(offsets, axis=1)
+    towards = np.asarray(below) - points
+    g = float((offsets[flat] * towards[flat]).sum() / max((towards[flat] ** 2).sum(), 1e-9))
+    return np.linalg.norm(offsets - g * towards, axis=1)
+
+
+def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> list[Die]:
+    """The dice, each face read with "cocked" at DOUBT or more and lying over OFF from its
+    frame's law given at most ASKED confidence. `cocked_odds`: the classifier's odds of
+    "cocked" for each die, in order. Frames with no such face are returned as they are, without
+    running the axis network."""
+    odds = np.asarray(cocked_odds, float)
+    doubted = [
+        i
+        for i, d in enumerate(dice)
+        if d.face is not None and d.confidence > ASKED and odds[i] >= DOUBT
+    ]
+    if not doubted or not axis.available(kind):
+        return dice
+    off = off_law(frame, dice, kind)
+    out = list(dice)
+    for i in doubted:
+        if off[i] > OFF:
+            out[i] = replace(dice[i], confidence=ASKED)
+    return out
