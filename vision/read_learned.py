@@ -101,12 +101,12 @@ def learned_dice(
     found, p = _look_around(frame, found, p, kind, below)
     found, p = _closer_look(frame, found, p, kind, below)
     found, p = _doubted_faces(frame, found, p, kind, below)
-    out, odds = [], []
+    out, odds, cocked = [], [], names.index(COCKED)
     for f, row in zip(found, p, strict=True):
         die = _report(f, row, names, kind)
         if die is not None:
             out.append(die)
-            odds.append(row[names.index(COCKED)])
+            odds.append(row[cocked])
     return _one_per_die(ask_off_law(frame, out, odds, kind))
 
 
