@@ -12,6 +12,7 @@ says about dice the truth leaves out (cut by the frame, tipped 5-15°, under ano
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from dataclasses import replace
@@ -58,6 +59,12 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("dirs", nargs="+", type=Path, help="directories of rendered scenes")
     p.add_argument("--failures", type=Path, default=None, help="overlays of scenes with an error")
+    p.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        help="also write each kind's counts here (bench/compare_trees.py reads them)",
+    )
     args = p.parse_args()
     cv2.setNumThreads(1)
     tallies: dict[str, Tally] = {}
@@ -77,6 +84,9 @@ def main() -> int:
     for kind, tally in tallies.items():
         tally.report(kind)
     print(f"dice left out of the score (cut by the frame, tipped 5-15°, covered): {left_out}")
+    if args.json:
+        counts = {kind: dict(tally.c) for kind, tally in tallies.items()}
+        args.json.write_text(json.dumps({"kinds": counts, "left_out": left_out}) + "\n")
     return 0
 
 

@@ -306,6 +306,12 @@ def main() -> int:
         default=None,
         help="comma-separated benchmark seeds the fit reads (default: seed + 1)",
     )
+    p.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        help="also write each kind's counts here (bench/compare_trees.py reads them)",
+    )
     args = p.parse_args()
     cv2.setNumThreads(1)
     if args.fit_confidence:
@@ -321,6 +327,7 @@ def main() -> int:
     out = Path(args.failures) if args.failures else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
+    counts = {}
     for kind in args.kinds.split(","):
         tally = Tally()
         for i, scene in enumerate(benchmark_set(kind, args.n, args.seed)):
@@ -328,11 +335,14 @@ def main() -> int:
             if tally.scene(scene, readings) and out:
                 cv2.imwrite(str(out / f"{kind}_{i:03d}.png"), draw_overlay(scene.image, readings))
         tally.report(kind)
+        counts[kind] = dict(tally.c)
         if not args.no_speed:
             ms, found = speed(kind)
             print(f"   ms per 1280x960 frame, 20 dice, 1 thread: {ms:.1f} ({found:.1f} dice found)")
             ms, _ = speed(kind, calibrated=True)
             print(f"   ...with a calibration (arena, die size): {ms:.1f}")
+    if args.json:
+        args.json.write_text(json.dumps({"seed": args.seed, "n": args.n, "kinds": counts}) + "\n")
     return 0
 
 

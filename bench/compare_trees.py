@@ -1,0 +1,129 @@
+"""Two source trees read the same benchmark sets: the committed reader against a candidate (a
+worktree with another network in vision/learned/models/, its confidence table refitted), set by
+set. A tool for deciding what to keep, not a test: run it, read it.
+
+    git worktree add /tmp/cand HEAD
+    cp NET.onnx NET.json /tmp/cand/vision/learned/models/          # under the stem it replaces
+    (cd /tmp/cand && /work/main/.venv/bin/python bench/bench_vision.py --n 300 --kinds detrak \\
+        --fit-seeds 1,2,3,4 --fit-confidence vision/confidence.json)
+    .venv/bin/python bench/compare_trees.py /tmp/cand --kinds detrak --seeds 1,3 \\
+        [--blender DIR...] [--jobs 2] [--out DIR]
+
+Each tree runs bench/bench_vision.py (and bench/bench_photoreal.py on --blender) with its own
+code and models, `--jobs` at a time; their counts are kept in --out, and a set already counted
+there is not run again (a session cut short goes on where it stopped). The figures are the ones
+the keep-or-not rules of docs/vision.md are written in: errors (the face F1's fp + fn: a flat die
+not read right, a face reported wrong or where no die lies), cocked dice flagged, faces read at
+0.9 or more that are wrong, and F1. Sessions 16-29 ran these by hand, each with its own scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+TREES = ("committed", "candidate")
+
+
+def figures(c: dict) -> dict:
+    """The rule figures of one kind's counts (bench_vision.Tally's)."""
+    tp, fp, fn = c.get("tp", 0), c.get("fp", 0), c.get("fn", 0)
+    return {
+        "errors": fp + fn,
+        "cocked": c.get("cocked_flagged", 0),
+        "of_cocked": c.get("cocked", 0),
+        "sure_wrong": c.get("sure_total", 0) - c.get("sure_right", 0),
+        "f1": 2 * tp / max(2 * tp + fp + fn, 1),
+    }
+
+
+def summed(counts: list[dict]) -> dict:
+    total: Counter = Counter()
+    for c in counts:
+        total.update(c)
+    return dict(total)
+
+
+def jobs(trees: dict[str, Path], a, out: Path) -> list[tuple[list[str], Path, Path]]:
+    """(command, tree to run it in, the counts file it writes), for every tree and set."""
+    todo = []
+    for label, tree in trees.items():
+        for seed in a.seeds:
+            path = out / f"{label}-seed{seed}.json"
+            cmd = ["bench/bench_vision.py", "--n", str(a.n), "--seed", str(seed), "--no-speed"]
+            todo.append(([*cmd, "--kinds", ",".join(a.kinds), "--json", str(path)], tree, path))
+        if a.blender:
+            path = out / f"{label}-blender.json"
+            dirs = [str(d.resolve()) for d in a.blender]
+            todo.append((["bench/bench_photoreal.py", *dirs, "--json", str(path)], tree, path))
+    return todo
+
+
+def run(cmd: list[str], tree: Path, path: Path, python: str) -> None:
+    if path.exists():
+        return
+    done = subprocess.run([python, *cmd], cwd=tree, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} in {tree} failed:\n{done.stderr[-2000:]}")
+
+
+def table(out: Path, a) -> list[str]:
+    """A markdown table: a row per set and kind (and the seeds' sum), the two trees side by side."""
+    sets = [f"seed{s}" for s in a.seeds] + (["blender"] if a.blender else [])
+    head = "| set | kind | " + " | ".join(f"{t}: errors, cocked, wrong >= 0.9, F1" for t in TREES)
+    lines = [head + " |", "|---|---|---|---|"]
+    for kind in a.kinds:
+        rows = {}
+        for name in sets:
+            rows[name] = [_counts(out / f"{t}-{name}.json", kind) for t in TREES]
+        if len(a.seeds) > 1:
+            rows["seeds"] = [summed([rows[f"seed{s}"][j] for s in a.seeds]) for j in range(2)]
+        for name, pair in rows.items():
+            if all(pair):
+                cells = " | ".join(_cell(figures(c)) for c in pair)
+                lines.append(f"| {name} | {kind} | {cells} |")
+    return lines
+
+
+def _counts(path: Path, kind: str) -> dict:
+    return json.loads(path.read_text())["kinds"].get(kind, {}) if path.exists() else {}
+
+
+def _cell(f: dict) -> str:
+    return f"{f['errors']}, {f['cocked']}/{f['of_cocked']}, {f['sure_wrong']}, {f['f1']:.4f}"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("candidate", type=Path, help="the candidate's source tree (a git worktree)")
+    p.add_argument("--committed", type=Path, default=HERE, help="the tree to compare it with")
+    p.add_argument("--kinds", type=lambda s: s.split(","), default=["pips", "strike", "detrak"])
+    p.add_argument("--seeds", type=lambda s: [int(v) for v in s.split(",")], default=[1, 3])
+    p.add_argument("--n", type=int, default=150, help="scenes per kind and seed")
+    p.add_argument("--blender", type=Path, nargs="*", default=[], help="rendered scene dirs")
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--out", type=Path, default=None, help="keep the counts here (resumable)")
+    p.add_argument("--python", default=sys.executable, help="the interpreter of both trees")
+    a = p.parse_args(argv)
+    if not (a.candidate / "bench" / "bench_vision.py").is_file():
+        p.error(f"{a.candidate}: expected a source tree of this project (bench/bench_vision.py)")
+    out = a.out or Path(tempfile.mkdtemp(prefix="arbitre-compare-"))
+    out.mkdir(parents=True, exist_ok=True)
+    trees = dict(zip(TREES, (a.committed.resolve(), a.candidate.resolve()), strict=True))
+    with ThreadPoolExecutor(a.jobs) as pool:
+        for f in [pool.submit(run, *job, a.python) for job in jobs(trees, a, out)]:
+            f.result()
+    print("\n".join(table(out, a)))
+    print(f"(counts in {out})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

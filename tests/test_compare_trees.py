@@ -1,0 +1,43 @@
+"""bench/compare_trees.py: the figures the keep-or-not rules are written in, and a comparison that
+goes on where it stopped."""
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from compare_trees import figures, main, summed  # noqa: E402
+
+
+def test_figures_count_what_the_rules_name():
+    c = {"tp": 90, "fp": 4, "fn": 10, "cocked": 7, "cocked_flagged": 5}
+    c |= {"sure_total": 88, "sure_right": 85}
+    f = figures(c)
+    assert (f["errors"], f["cocked"], f["of_cocked"], f["sure_wrong"]) == (14, 5, 7, 3)
+    assert abs(f["f1"] - 180 / 194) < 1e-12
+
+
+def test_seeds_are_summed_count_by_count():
+    total = summed([{"tp": 3, "fp": 1}, {"tp": 4, "fn": 2}])
+    assert total == {"tp": 7, "fp": 1, "fn": 2}
+
+
+def test_a_tree_against_itself_reads_the_same_and_is_not_run_twice(tmp_path, capsys):
+    args = ["--kinds", "strike", "--seeds", "0", "--n", "2", "--jobs", "2", "--out", str(tmp_path)]
+    assert main([str(ROOT), *args]) == 0
+    row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| seed0")]
+    assert len(row) == 1
+    cells = [c.strip() for c in row[0].strip("|").split("|")]
+    assert cells[1] == "strike" and cells[2] == cells[3]
+    # counts already there are read, not measured again
+    path = tmp_path / "candidate-seed0.json"
+    kept = json.loads(path.read_text())
+    strike = kept["kinds"]["strike"]
+    strike["fp"] = strike.get("fp", 0) + 1000
+    path.write_text(json.dumps(kept))
+    assert main([str(ROOT), *args]) == 0
+    row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| seed0")]
+    cells = [c.strip() for c in row[0].strip("|").split("|")]
+    assert int(cells[3].split(",")[0]) == int(cells[2].split(",")[0]) + 1000
