@@ -61,6 +61,23 @@ def test_an_unreadable_image_keeps_its_place_and_fails_the_run(tmp_path):
     assert second["arena"] is None and second["dice"][0]["in_arena"] is True
 
 
+def test_a_missing_file_is_told_apart_from_one_that_is_no_image(tmp_path):
+    bad = tmp_path / "bad.png"
+    bad.write_text("not a picture")
+    missing = tmp_path / "missing.png"
+    code, out, err = _cli("read", str(missing), str(bad), str(tmp_path), "--dice", "pips")
+    assert code == 2
+    errors = [json.loads(line)["error"] for line in out.splitlines()]
+    assert errors[0].endswith("missing.png: no such file")
+    assert errors[1].endswith(
+        "bad.png: not an image file OpenCV reads (JPEG, PNG, BMP, TIFF, WebP)"
+    )
+    assert "a directory" in errors[2]
+    assert err.splitlines() == errors
+    code, _, err = _cli("calibrate", str(missing), "--out", str(tmp_path / "c.json"))
+    assert code == 2 and "no such file" in err and not (tmp_path / "c.json").exists()
+
+
 def test_overlay_is_written(tmp_path):
     img = tmp_path / "a.png"
     _strike_frame(img, [(320, 240)])

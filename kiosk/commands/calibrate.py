@@ -32,13 +32,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
     from vision import calibrate, save_calibration
 
-    frame = cv2.imread(args.frame, cv2.IMREAD_COLOR)
+    from .image_file import read_image
+
+    frame, why = read_image(args.frame)
     if frame is None:
-        print(f"{args.frame}: not an image OpenCV can read", file=sys.stderr)
+        print(why, file=sys.stderr)
         return 2
     try:
         out = Path(args.out) if args.out else _default_path(args.config)

@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
 
     from vision import draw_overlay, load_calibration, read
 
+    from .image_file import read_image
+
     calibration = None
     if args.calibration:
         try:
@@ -57,10 +59,10 @@ def run(args: argparse.Namespace) -> int:
             return 2
     status = 0
     for path in args.images:
-        frame = cv2.imread(path, cv2.IMREAD_COLOR)
+        frame, why = read_image(path)
         if frame is None:
-            print(f"{path}: not an image OpenCV can read", file=sys.stderr)
-            print(json.dumps({"error": f"cannot read {path}"}), flush=True)
+            print(why, file=sys.stderr)
+            print(json.dumps({"error": why}, ensure_ascii=False), flush=True)
             status = 2
             continue
         readings = read(frame, args.dice, calibration=calibration, arena=args.arena)
