@@ -24,7 +24,7 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import Tally  # noqa: E402
+from bench_vision import Tally, add_json_option  # noqa: E402
 
 from vision import draw_overlay, read  # noqa: E402
 from vision.photoreal.truth import read_scene, scene_paths  # noqa: E402
@@ -59,12 +59,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("dirs", nargs="+", type=Path, help="directories of rendered scenes")
     p.add_argument("--failures", type=Path, default=None, help="overlays of scenes with an error")
-    p.add_argument(
-        "--json",
-        type=Path,
-        default=None,
-        help="also write each kind's counts here (bench/compare_trees.py reads them)",
-    )
+    add_json_option(p)
     args = p.parse_args()
     cv2.setNumThreads(1)
     tallies: dict[str, Tally] = {}

@@ -150,6 +150,15 @@ class Tally:
         )
 
 
+def add_json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--json",
+        type=Path,
+        default=None,
+        help="also write each kind's counts here (bench/compare_trees.py reads them)",
+    )
+
+
 def _ratio(a: int, b: int) -> str:
     return f"{a / b:.4f}  ({a}/{b})" if b else "n/a"
 
@@ -306,12 +315,7 @@ def main() -> int:
         default=None,
         help="comma-separated benchmark seeds the fit reads (default: seed + 1)",
     )
-    p.add_argument(
-        "--json",
-        type=Path,
-        default=None,
-        help="also write each kind's counts here (bench/compare_trees.py reads them)",
-    )
+    add_json_option(p)
     args = p.parse_args()
     cv2.setNumThreads(1)
     if args.fit_confidence:
