@@ -10,7 +10,7 @@ side faces follow the law; a cocked die's upmost face, read as a flat one, shows
 that does not. Printed by what the die is and how it was reported (flat/face: a flat die read
 as a face; cocked/face: a cocked die read as a face, the reader's worst error), how many of each
 lie over a few lines, and what off_law's cap does to the faces read at 0.9 or more: how many it
-asks on cocked dice (caught) and on flat ones (a question more) (docs/vision.md, sessions 28-29).
+asks on cocked dice (caught) and on flat ones (a question more) (docs/vision-history.md, sessions 28-29).
 The dice are those the reader reports before its cap, with their confidence before it.
 """
 

@@ -48,7 +48,8 @@ def _far(scene, frame=(4032, 3024)):
 
 def test_a_box_seen_from_far_is_found_around_the_dice():
     """Under MIN_AREA of the frame the whole-frame search gives up; around the dice it finds the
-    box (Blender scenes of 4032 x 3024 with the box at 1-3 % of the frame: docs/vision.md)."""
+    box (Blender scenes of 4032 x 3024 with the box at 1-3 % of the frame: docs/vision-history.md,
+    "Session 13")."""
     scene = _benchmark_scene(28)
     big, (x0, y0) = _far(scene)
     assert find_arena(big) is None  # (else this test tests nothing)

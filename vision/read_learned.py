@@ -34,7 +34,7 @@ FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find..
 FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
 # a flat find the classifier gives these odds of being cocked is cocked: 0.4 until session 19;
 # lower since the finds reported cocked are looked at closer, which gives back most flat dice
-# the lower line costs (docs/vision.md, sessions 19-21), and lower again for pips once its
+# the lower line costs (docs/vision-history.md, sessions 19-21), and lower again for pips once its
 # oblique photos are turned about the point below the camera (session 27)
 COCKED_ODDS = {"pips": 0.2, "strike": 0.25, "detrak": 0.3}
 # the kinds whose frames get a look nearer when the detector sees the dice small: heaps of

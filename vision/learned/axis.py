@@ -10,7 +10,7 @@ with the dice that disagree (cocked dice, misplaced finds) weighted down until t
 
 Why not search the point by how surely the classifier reads the dice (nadir.py): a point that
 reads the sure dice better also reads cocked dice as faces, and the search seldom finds the true
-point (docs/vision.md, sessions 9-23); given the true point, the reader makes a third fewer
+point (docs/vision-history.md, sessions 9-23); given the true point, the reader makes a third fewer
 errors on oblique photos. The offsets are what a flat die shows of the camera, whatever its face.
 """
 
@@ -29,7 +29,7 @@ from .onnx_net import read_onnx
 
 MODEL = Path(__file__).parent / "models" / "axis.onnx"
 # the kinds whose offsets another network reads better than MODEL does, on the benchmark's held
-# seeds (docs/vision.md, session 27: the same crops trained twice as long, worse for Strike)
+# seeds (docs/vision-history.md, session 27: the same crops trained twice as long, worse for Strike)
 KIND_MODELS = {"pips": MODEL.with_name("axis-pips.onnx")}
 INPUT_SIDE = INPUT  # the classifier's crop size: to_blob is its input
 MIN_DICE = 4  # flat dice needed for a fit of three numbers that outvotes one bad die

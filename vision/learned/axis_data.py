@@ -46,7 +46,7 @@ def photoreal_axis_crops(dirs, seed: int, per_die: int = 1):
     """(crops, offsets) as axis_crops gives, from Blender-rendered scenes (render.py) whose
     record keeps the camera: each flat die's offset from the spec's camera (vision/photoreal/
     camera.py), the dice resting on the table. The network taught synthetic crops alone placed
-    the point below two to four times farther off on renders (docs/vision.md, session 27)."""
+    the point below two to four times farther off on renders (docs/vision-history.md, session 27)."""
     from vision.photoreal.camera import bottom_offsets
     from vision.photoreal.spec import DIE_SIDE_CM
     from vision.photoreal.truth import read_scene, scene_paths

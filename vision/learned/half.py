@@ -4,7 +4,7 @@ The issue allows 5 MB of models; three classifiers of 1.2-1.8 MB and the detecto
 a fourth classifier (w1, Détrak's first network since session 21) did not fit. Each weight
 tensor is stored as float16 and a Cast node turns it back into float32 when OpenCV loads the
 network (valid ONNX, which OpenCV 4.9 and 5 both read; nothing changes at run time). The
-logits move by about 1e-2 at most (docs/vision.md, "Session 20"). Needs the `onnx` package (the
+logits move by about 1e-2 at most (docs/vision-history.md, "Session 20"). Needs the `onnx` package (the
 train and dev extras); the product only reads the result.
 
     .venv/bin/python -m vision.learned.half vision/learned/models/faces.onnx ...

@@ -15,7 +15,7 @@ It does not call the die cocked: as many flat dice lie as far off the law (mispl
 cluster, a crop that clips a neighbour), and telling players a die they see flat is cocked is
 arguing with them; a question costs one tap. Chosen on the benchmark's seeds 1 and 3; on fresh
 seeds 5-7 it asked 24 of the 103 faces read at 0.9 or more on cocked dice, and 20 of 17 622
-flat dice read sure (docs/vision.md, session 29). The axis network runs only on frames holding
+flat dice read sure (docs/vision-history.md, session 29). The axis network runs only on frames holding
 such a doubted face.
 """
 

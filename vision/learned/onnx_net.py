@@ -15,7 +15,7 @@ def read_onnx(path: Path) -> cv2.dnn.Net:
 
     OpenCV 5 picks its new engine by default; on this machine the classic one runs the detector
     at 384 x 288 in 6.6 ms instead of 8.2 and the classifier's batch of 20 crops in 7.9 ms instead
-    of 8.5, with the same outputs to 3e-5 (session 11, docs/vision.md). OpenCV 4.x, which
+    of 8.5, with the same outputs to 3e-5 (session 11, docs/vision-history.md). OpenCV 4.x, which
     Raspberry Pi OS ships, has only the classic engine and no `engine` argument; OpenCV 5.1 has
     no ENGINE_CLASSIC (its default, ENGINE_OPENCV, is taken). An OpenCV that cannot read the
     halved networks' float16 weights (4.6, Raspberry Pi OS Bookworm's) is given them as float32.

@@ -125,7 +125,7 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
     is not SURE_ALONE of is read by the others too, with the mean of their probabilities (each
     at its own temperature): networks taught on different data err on different crops, and a
     face stays sure only where they agree. Asking the others of every crop cost a pips frame
-    10 ms more, of the doubtful crops alone 1-2 ms (session 17, docs/vision.md)."""
+    10 ms more, of the doubtful crops alone 1-2 ms (session 17, docs/vision-history.md)."""
     first, *others = models_for(kind)
     p = calibrated(crops, kind, first)
     doubt = np.flatnonzero(p.max(axis=1) < SURE_ALONE)
