@@ -67,11 +67,20 @@ def jobs(trees: dict[str, Path], a, out: Path) -> list[tuple[list[str], Path, Pa
 
 
 def run(cmd: list[str], tree: Path, path: Path, python: str) -> None:
-    if path.exists():
+    if _counted(path, cmd):
         return
     done = subprocess.run([python, *cmd], cwd=tree, capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} in {tree} failed:\n{done.stderr[-2000:]}")
+
+
+def _counted(path: Path, cmd: list[str]) -> bool:
+    """Whether the set is already counted there, with as many scenes (one --out per comparison:
+    a file names its tree and set, not which candidate was in the tree)."""
+    if not path.exists():
+        return False
+    n = json.loads(path.read_text()).get("n")
+    return n is None or "--n" not in cmd or str(n) == cmd[cmd.index("--n") + 1]
 
 
 def table(out: Path, a) -> list[str]:

@@ -41,3 +41,8 @@ def test_a_tree_against_itself_reads_the_same_and_is_not_run_twice(tmp_path, cap
     row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| seed0")]
     cells = [c.strip() for c in row[0].strip("|").split("|")]
     assert int(cells[3].split(",")[0]) == int(cells[2].split(",")[0]) + 1000
+    # counted with another number of scenes: measured again
+    kept["n"] = 7
+    path.write_text(json.dumps(kept))
+    assert main([str(ROOT), *args]) == 0
+    assert json.loads(path.read_text())["n"] == 2
