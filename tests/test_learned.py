@@ -19,7 +19,7 @@ from vision.learned import (
     probabilities,
 )
 from vision.learned.classes import class_index
-from vision.learned.crops import CHANNELS, INPUT
+from vision.learned.crops import CHANNELS, INPUT, to_input
 from vision.learned.data import synth_crops
 from vision.learned.onnx_net import read_onnx
 from vision.learned.runtime import ONNX_PATH
@@ -138,7 +138,7 @@ def models_dir(tmp_path, monkeypatch):
     for name in ("faces.onnx", "faces.json"):
         (tmp_path / name).symlink_to(runtime.MODELS / name)
     monkeypatch.setattr(runtime, "MODELS", tmp_path)
-    caches = (runtime._routes, runtime._meta, runtime._net)
+    caches = (runtime._routes, runtime._screens, runtime._meta, runtime._net)
     for c in caches:
         c.cache_clear()
     yield tmp_path
@@ -279,3 +279,44 @@ def test_doubted_crops_are_those_a_network_gives_less_than_the_line(models_dir):
         t["kind"] for t, m in zip(data.tags, mask, strict=True) if m
     ]
     assert only_doubted(data, (), below, log=print) is data  # no networks named: every crop
+
+
+def test_a_screen_reads_first_and_shows_the_route_only_what_it_doubts(models_dir, monkeypatch):
+    """A kind's screen (classifiers.json "screens") gives its own reading where it is
+    SCREEN_SURE, the route's where it is not; a screen whose file is missing leaves the kind
+    unread rather than read by the route alone, which the table was not measured with."""
+    from vision.learned import runtime
+
+    crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
+    route = probabilities([crop], "pips")[0]
+    meta = json.loads((models_dir / "faces.json").read_text())
+    meta["temperatures"]["pips"] *= 3
+    (models_dir / "soft.onnx").symlink_to(models_dir / "faces.onnx")
+    (models_dir / "soft.json").write_text(json.dumps(meta))
+    (models_dir / "classifiers.json").write_text(
+        json.dumps({"kinds": {}, "screens": {"pips": "soft"}})
+    )
+    runtime._routes.cache_clear()
+    runtime._screens.cache_clear()
+    assert runtime.screen_for("pips") == "soft" and runtime.screen_for("strike") is None
+    assert runtime.onnx_paths("pips")[-1] == models_dir / "soft.onnx"
+    screened = runtime.calibrated([crop], "pips", "soft")[0]
+    assert abs(screened.max() - route.max()) > 0.05  # (so the two cases differ)
+    monkeypatch.setattr(runtime, "SCREEN_SURE", screened.max() - 1e-3)  # the screen is sure
+    np.testing.assert_allclose(probabilities([crop], "pips")[0], screened, atol=1e-6)
+    monkeypatch.setattr(runtime, "SCREEN_SURE", screened.max() + 1e-3)  # it doubts: the route
+    np.testing.assert_allclose(probabilities([crop], "pips")[0], route, atol=1e-6)
+    np.testing.assert_allclose(
+        runtime.blob_probabilities(to_input([crop]), "pips", screen=False)[0], route, atol=1e-6
+    )
+    (models_dir / "soft.onnx").unlink()
+    assert not available("pips") and available("strike")
+
+
+def test_a_garbled_screen_entry_is_an_error_that_says_what_was_expected(models_dir):
+    from vision.learned import runtime
+
+    (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {}, "screens": {"pips": 3}}))
+    runtime._screens.cache_clear()
+    with pytest.raises(ValueError, match='expected {"screens"'):
+        runtime.screen_for("pips")

@@ -24,9 +24,11 @@ from .temperature import kind_softmax
 MODELS = Path(__file__).parent / "models"
 DEFAULT = "faces"  # the network that reads every kind no route names another for
 ROUTES = "classifiers.json"  # {"kinds": {kind: stem or [stems]}}: which networks read a kind
+# ... and {"screens": {kind: stem}}: a narrow network read first, whose sure crops skip the route
 ONNX_PATH = MODELS / f"{DEFAULT}.onnx"
 META_PATH = MODELS / f"{DEFAULT}.json"
 SURE_ALONE = 0.98  # a crop the first network reads this sure is not shown to the others
+SCREEN_SURE = 0.99  # a crop the kind's screen reads this sure is not shown to its route
 _lock = threading.Lock()  # a cv2.dnn.Net is not safe to run from two threads at once
 
 
@@ -43,8 +45,32 @@ def models_for(kind: str) -> tuple[str, ...]:
 
 
 def onnx_paths(kind: str) -> list[Path]:
-    """The network files that read this kind."""
-    return [MODELS / f"{stem}.onnx" for stem in models_for(kind)]
+    """The network files that read this kind (its screen last)."""
+    screen = screen_for(kind)
+    return [MODELS / f"{stem}.onnx" for stem in models_for(kind) + ((screen,) if screen else ())]
+
+
+def screen_for(kind: str) -> str | None:
+    """The stem of the kind's screen, if it has one: a network a few times cheaper than the
+    route's, taught to read as the route reads (train.py --teacher). It reads every crop; the
+    crops it is SCREEN_SURE of take its reading, and only the rest cost the route's networks,
+    which take most of a frame's time (docs/vision-learned.md, "The screen")."""
+    check_kind(kind)
+    return _screens().get(kind)
+
+
+@lru_cache(maxsize=1)
+def _screens() -> dict[str, str]:
+    path = MODELS / ROUTES
+    if not path.exists():
+        return {}
+    screens = json.loads(path.read_text()).get("screens", {})
+    expected = f'{path}: expected {{"screens": {{kind: model file stem}}}}'
+    if not isinstance(screens, dict) or not all(isinstance(v, str) and v for v in screens.values()):
+        raise ValueError(f"{expected}, got {screens!r}")
+    for kind in screens:
+        check_kind(kind)
+    return dict(screens)
 
 
 @lru_cache(maxsize=1)
@@ -73,6 +99,7 @@ def _routes() -> dict[str, tuple[str, ...]]:
 def available(kind: str) -> bool:
     """True when the kind's networks and their metadata are there and know this kind's faces."""
     stems = models_for(kind)  # a garbled route file is an error, not a missing model
+    stems += tuple(s for s in [screen_for(kind)] if s)
     try:
         return all(
             (MODELS / f"{stem}.onnx").exists() and kind in _meta(stem)["temperatures"]
@@ -111,12 +138,17 @@ def logits(crops: list[np.ndarray], stem: str = DEFAULT) -> np.ndarray:
     """Raw outputs of one network, N x len(CLASSES)."""
     if not len(crops):
         return np.zeros((0, len(CLASSES)), np.float32)
-    blob = to_input(crops)
+    return blob_logits(to_input(crops), stem)
+
+
+def blob_logits(blob: np.ndarray, stem: str = DEFAULT) -> np.ndarray:
+    """Raw outputs of one network for crops already made its input (N x CHANNELS x INPUT x
+    INPUT): the training reads a teacher's outputs this way (train.py --teacher)."""
     with _lock:
         net = _net(stem)
         net.setInput(blob)
         out = net.forward()
-    return np.asarray(out, np.float32).reshape(len(crops), len(CLASSES))
+    return np.asarray(out, np.float32).reshape(len(blob), len(CLASSES))
 
 
 def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
@@ -125,13 +157,33 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
     is not SURE_ALONE of is read by the others too, with the mean of their probabilities (each
     at its own temperature): networks taught on different data err on different crops, and a
     face stays sure only where they agree. Asking the others of every crop cost a pips frame
-    10 ms more, of the doubtful crops alone 1-2 ms (session 17, docs/vision-history.md)."""
+    10 ms more, of the doubtful crops alone 1-2 ms (session 17, docs/vision-history.md).
+    A kind with a screen (screen_for) shows the route only the crops its screen doubts."""
+    if not len(crops):
+        return np.zeros((0, len(kind_classes(kind))), np.float32)
+    return blob_probabilities(to_input(crops), kind)
+
+
+def blob_probabilities(blob: np.ndarray, kind: str, screen: bool = True) -> np.ndarray:
+    """`probabilities` of crops already made the networks' input; `screen=False`: by the
+    kind's route alone, what its screen is taught (train.py --teacher)."""
+    stem = screen_for(kind) if screen else None
+    if stem is None:
+        return _route(blob, kind)
+    p = _calibrated(blob, kind, stem)
+    doubt = np.flatnonzero(p.max(axis=1) < SCREEN_SURE)
+    if len(doubt):
+        p[doubt] = _route(blob[doubt], kind)
+    return p
+
+
+def _route(blob: np.ndarray, kind: str) -> np.ndarray:
     first, *others = models_for(kind)
-    p = calibrated(crops, kind, first)
+    p = _calibrated(blob, kind, first)
     doubt = np.flatnonzero(p.max(axis=1) < SURE_ALONE)
     if others and len(doubt):
-        few = [crops[i] for i in doubt]
-        p[doubt] = np.mean([p[doubt]] + [calibrated(few, kind, stem) for stem in others], axis=0)
+        few = blob[doubt]
+        p[doubt] = np.mean([p[doubt]] + [_calibrated(few, kind, s) for s in others], axis=0)
     return p
 
 
@@ -139,6 +191,10 @@ def calibrated(crops, kind: str, stem: str) -> np.ndarray:
     """One network's probabilities for the kind, at its own temperature, whatever the route
     says (`probabilities` combines a route's; vision/learned/doubt.py asks each network)."""
     return kind_softmax(logits(crops, stem), kind, float(_meta(stem)["temperatures"][kind]))
+
+
+def _calibrated(blob: np.ndarray, kind: str, stem: str) -> np.ndarray:
+    return kind_softmax(blob_logits(blob, stem), kind, float(_meta(stem)["temperatures"][kind]))
 
 
 def classify_faces(crops: list[np.ndarray], kind: str) -> list[tuple[object, float]]:

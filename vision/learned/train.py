@@ -25,6 +25,7 @@ from vision.photoreal.truth import add_scenes_option, rendered_scenes
 from .classes import CLASSES, KINDS, kind_indices
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .data import FOCUS, CropSet, class_counts, photoreal_crops
+from .distill import agreement, route_targets
 from .doubt import only_doubted, problem
 from .half import halve
 from .network import build_model, from_onnx
@@ -51,9 +52,22 @@ def mirrored(x, gen):
     return torch.flip(x, (3,)) if int(torch.randint(2, (1,), generator=gen)) else x
 
 
-def train(model, x, y, tags, epochs: int, seed: int, log, max_lr: float = 4e-3):
+def crop_loss(logits, labels, soft=None):
+    """Cross-entropy with the labels, or with `soft` target probabilities (distill.py). The
+    logits are masked to the crop's kind with -inf; a soft target is 0 there, and 0 x -inf
+    must count as nothing, not as NaN."""
     import torch
     import torch.nn.functional as F
+
+    if soft is None:
+        return F.cross_entropy(logits, labels)
+    logp = F.log_softmax(logits, dim=1)
+    return -(soft * torch.where(torch.isinf(logp), 0.0, logp)).sum(1).mean()
+
+
+def train(model, x, y, tags, epochs: int, seed: int, log, max_lr: float = 4e-3, targets=None):
+    """`targets`: N x len(CLASSES) probabilities to learn instead of the labels (distill.py)."""
+    import torch
 
     gen = torch.Generator().manual_seed(seed)
     # The loss of each crop is over its own kind's classes: a Strike die never learns "not 1".
@@ -62,6 +76,7 @@ def train(model, x, y, tags, epochs: int, seed: int, log, max_lr: float = 4e-3):
         masks[i, kind_indices(k)] = 0.0
     kid = torch.tensor([KINDS.index(t["kind"]) for t in tags])
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
+    soft = None if targets is None else torch.from_numpy(targets)
     batch = 128
     steps = epochs * ((len(y) + batch - 1) // batch)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -74,7 +89,7 @@ def train(model, x, y, tags, epochs: int, seed: int, log, max_lr: float = 4e-3):
             idx = order[s : s + batch]
             xb = mirrored(xt[idx], gen)
             logits = model(xb) + masks[kid[idx]]
-            loss = F.cross_entropy(logits, yt[idx])
+            loss = crop_loss(logits, yt[idx], None if soft is None else soft[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -170,6 +185,12 @@ def recalibrate(a, hard: bool) -> int:
     return 0
 
 
+def _route_stems(kinds) -> dict[str, list[str]]:
+    from .runtime import models_for
+
+    return {k: list(models_for(k)) for k in kinds}
+
+
 def _stems(text: str) -> tuple[str, ...]:
     return tuple(s.strip() for s in text.split(",") if s.strip())
 
@@ -260,6 +281,13 @@ def main(argv=None) -> int:
         " gives under --doubt-below (a route's second opinion: doubt.py)",
     )
     p.add_argument("--doubt-below", type=float, default=0.995)
+    p.add_argument(
+        "--teacher-share",
+        type=_share,
+        default=0.0,
+        help="share of each crop's target given by the committed route's probabilities for its"
+        " kind (models/classifiers.json; distill.py), the rest its label: a screen; 0: labels",
+    )
     p.add_argument("--out", type=Path, default=MODELS)
     p.add_argument(
         "--name",
@@ -339,8 +367,15 @@ def main(argv=None) -> int:
     data = only_doubted(data, a.doubted_by, a.doubt_below, log)
     x, labels = inputs(data)
     log(f"{len(labels)} training crops {class_counts(labels)}")
+    targets = None
+    if a.teacher_share:
+        kinds = [t["kind"] for t in data.tags]
+        targets = route_targets(x, labels, kinds, a.teacher_share)
+        log(
+            f"  the route's reading is the label on {agreement(targets, labels, a.teacher_share):.4f} of them"
+        )
     start_from = from_onnx(a.init) if a.init else build_model(a.full_res_layers, a.width)
-    model = train(start_from, x, labels, data.tags, a.epochs, a.seed, log, a.max_lr)
+    model = train(start_from, x, labels, data.tags, a.epochs, a.seed, log, a.max_lr, targets)
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
     a.out.mkdir(parents=True, exist_ok=True)
@@ -365,6 +400,8 @@ def main(argv=None) -> int:
             "max_lr": a.max_lr,
             "doubted_by": list(a.doubted_by),
             "doubt_below": a.doubt_below if a.doubted_by else None,
+            "teacher_share": a.teacher_share,
+            "teacher": _route_stems(a.kinds) if a.teacher_share else None,
             "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
             "wide_jitter": a.wide_jitter,
