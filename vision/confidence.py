@@ -10,7 +10,8 @@ confidence = 0.9 * lb / 0.99 below it, 0.9 + 0.1 * (lb - 0.99) / 0.01 above. A k
 band never was that sure never reaches 0.9: the table then asks the players. Refit with
 `.venv/bin/python bench/bench_vision.py --fit-confidence vision/confidence.json`.
 
-The learned reader's tables ("learned-<kind>") are fitted on 300 scenes of seed 1 and on the
+The learned reader's tables ("learned-<kind>") are fitted on 300 scenes of each fit seed (pips
+1-3, Strike 1 and 3, Détrak 1-4: bench_vision.py --fit-seeds) and on the
 simulated table (16 tables, seeds 100-115, 30 still frames each at both sizes) with the same
 95 % bound (LEARNED_Z), over bands of at least LEARNED_MIN_COUNT faces (`--n 300`). Since
 session 8 the photos alone and the photos with the simulated table are fitted and the lesser

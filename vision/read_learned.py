@@ -220,7 +220,7 @@ def _closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     reported cocked least surely (the classifier giving them under CLOSER_UNSURE of being
     cocked), and the CLOSER_LOST hottest finds the detector calls cocked and the classifier sees
     no die in, which are dropped (Détrak's reported-cocked finds too since session 21, read
-    first by faces-wide). On seeds 1 and 3, most flat dice reported cocked, and most of the
+    first by its route's first network, faces-upper since session 25). On seeds 1 and 3, most flat dice reported cocked, and most of the
     Détrak dice never reported, were dice touching others, found a third to half a side off and
     called cocked by the detector. (Read around instead, as _look_around does, cocked dice
     read as faces: the classifier was taught crops off by an eighth of a side at most.)"""
