@@ -122,3 +122,18 @@ def test_a_confidence_fitted_on_two_sources_holds_on_the_weaker():
     assert [t for t, _ in both] == [t for t, _ in pooled]
     assert both[-2][1] < 0.9  # the hard source alone is not sure enough
     assert both == sorted(both, key=lambda p: p[1])  # still never decreasing
+
+
+def test_both_readers_have_a_fitted_table_for_every_kind():
+    """A kind without a table reports its raw score as the confidence, which means nothing:
+    the classical reader (the fallback, ARBITRE_LEARNED=0 or a missing network) went without
+    its tables from session 6 to 32, so its raw 0.9 passed the table's line unasked."""
+    from vision import confidence
+    from vision.read_learned import table_key
+    from vision.synth.scene import KINDS
+
+    for kind in KINDS:
+        for key in (kind, table_key(kind)):
+            thresholds, values = confidence._TABLES[key]
+            assert len(thresholds) == len(values) > 1, key
+            assert max(values) <= 1.0 and values == sorted(values), key
