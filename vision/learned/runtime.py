@@ -52,9 +52,11 @@ def onnx_paths(kind: str) -> list[Path]:
 
 def screen_for(kind: str) -> str | None:
     """The stem of the kind's screen, if it has one: a network a few times cheaper than the
-    route's, taught to read as the route reads (train.py --teacher). It reads every crop; the
-    crops it is SCREEN_SURE of take its reading, and only the rest cost the route's networks,
-    which take most of a frame's time (docs/vision-learned.md, "The screen")."""
+    route's, taught to read as the route reads (train.py --teacher-share). It reads every crop;
+    the crops it is SCREEN_SURE of take its reading, and only the rest cost the route's networks,
+    which take most of a frame's time. None is named since the one tried (session 32) saved
+    time only where it also read more faces wrong at 0.9 (docs/vision-learned.md, "A screen in
+    front of the route")."""
     check_kind(kind)
     return _screens().get(kind)
 
@@ -143,7 +145,7 @@ def logits(crops: list[np.ndarray], stem: str = DEFAULT) -> np.ndarray:
 
 def blob_logits(blob: np.ndarray, stem: str = DEFAULT) -> np.ndarray:
     """Raw outputs of one network for crops already made its input (N x CHANNELS x INPUT x
-    INPUT): the training reads a teacher's outputs this way (train.py --teacher)."""
+    INPUT): the training reads the route's outputs this way (distill.py)."""
     with _lock:
         net = _net(stem)
         net.setInput(blob)
@@ -166,7 +168,7 @@ def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
 
 def blob_probabilities(blob: np.ndarray, kind: str, screen: bool = True) -> np.ndarray:
     """`probabilities` of crops already made the networks' input; `screen=False`: by the
-    kind's route alone, what its screen is taught (train.py --teacher)."""
+    kind's route alone, what its screen is taught (distill.py)."""
     stem = screen_for(kind) if screen else None
     if stem is None:
         return _route(blob, kind)
@@ -190,7 +192,9 @@ def _route(blob: np.ndarray, kind: str) -> np.ndarray:
 def calibrated(crops, kind: str, stem: str) -> np.ndarray:
     """One network's probabilities for the kind, at its own temperature, whatever the route
     says (`probabilities` combines a route's; vision/learned/doubt.py asks each network)."""
-    return kind_softmax(logits(crops, stem), kind, float(_meta(stem)["temperatures"][kind]))
+    if not len(crops):
+        return np.zeros((0, len(kind_classes(kind))), np.float32)
+    return _calibrated(to_input(crops), kind, stem)
 
 
 def _calibrated(blob: np.ndarray, kind: str, stem: str) -> np.ndarray:

@@ -371,9 +371,8 @@ def main(argv=None) -> int:
     if a.teacher_share:
         kinds = [t["kind"] for t in data.tags]
         targets = route_targets(x, labels, kinds, a.teacher_share)
-        log(
-            f"  the route's reading is the label on {agreement(targets, labels, a.teacher_share):.4f} of them"
-        )
+        agree = agreement(targets, labels, a.teacher_share)
+        log(f"  the route reads {agree:.4f} of them as labelled")
     start_from = from_onnx(a.init) if a.init else build_model(a.full_res_layers, a.width)
     model = train(start_from, x, labels, data.tags, a.epochs, a.seed, log, a.max_lr, targets)
 
