@@ -146,6 +146,14 @@ def models_dir(tmp_path, monkeypatch):
         c.cache_clear()
 
 
+def _softer_copy(models_dir, stem: str) -> None:
+    """`stem`: the default network again, reading pips three times less sharply."""
+    meta = json.loads((models_dir / "faces.json").read_text())
+    meta["temperatures"]["pips"] *= 3
+    (models_dir / f"{stem}.onnx").symlink_to(models_dir / "faces.onnx")
+    (models_dir / f"{stem}.json").write_text(json.dumps(meta))
+
+
 def test_a_model_made_for_another_crop_is_refused(models_dir):
     """The crop convention is part of the model: a network trained on wider crops would read
     the committed crops wrongly, and say nothing."""
@@ -166,10 +174,7 @@ def test_a_route_gives_a_kind_its_own_network(models_dir):
 
     crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
     before = {k: probabilities([crop], k)[0] for k in ("pips", "strike")}
-    meta = json.loads((models_dir / "faces.json").read_text())
-    meta["temperatures"]["pips"] *= 3  # the same weights, read three times less sharply
-    (models_dir / "other.onnx").symlink_to(models_dir / "faces.onnx")
-    (models_dir / "other.json").write_text(json.dumps(meta))
+    _softer_copy(models_dir, "other")
     (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "other"}}))
     runtime._routes.cache_clear()
     assert runtime.models_for("pips") == ("other",) and runtime.models_for("strike") == ("faces",)
@@ -188,10 +193,7 @@ def test_a_route_to_two_networks_reads_doubtful_crops_with_the_mean_of_both(
 
     crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
     sharp = probabilities([crop], "pips")[0]
-    meta = json.loads((models_dir / "faces.json").read_text())
-    meta["temperatures"]["pips"] *= 3
-    (models_dir / "soft.onnx").symlink_to(models_dir / "faces.onnx")
-    (models_dir / "soft.json").write_text(json.dumps(meta))
+    _softer_copy(models_dir, "soft")
     (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"pips": "soft"}}))
     runtime._routes.cache_clear()
     soft = probabilities([crop], "pips")[0]
@@ -289,10 +291,7 @@ def test_a_screen_reads_first_and_shows_the_route_only_what_it_doubts(models_dir
 
     crop = crop_die(_on_table(face_patch(4, 40, "white", "black")), 31.5, 31.5, 40)
     route = probabilities([crop], "pips")[0]
-    meta = json.loads((models_dir / "faces.json").read_text())
-    meta["temperatures"]["pips"] *= 3
-    (models_dir / "soft.onnx").symlink_to(models_dir / "faces.onnx")
-    (models_dir / "soft.json").write_text(json.dumps(meta))
+    _softer_copy(models_dir, "soft")
     (models_dir / "classifiers.json").write_text(
         json.dumps({"kinds": {}, "screens": {"pips": "soft"}})
     )
