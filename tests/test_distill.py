@@ -58,7 +58,7 @@ def test_a_share_outside_0_1_is_refused():
 
 def test_the_soft_loss_is_cross_entropy_for_one_hot_targets_and_finite_under_the_mask():
     torch = pytest.importorskip("torch")  # the train extra
-    from vision.learned.train import crop_loss
+    from vision.learned.training_loop import crop_loss
 
     logits = torch.randn(5, len(CLASSES))
     logits[:, CLASSES.index("X")] = float("-inf")  # a pips crop: Strike's X masked

@@ -19,7 +19,7 @@ import numpy as np
 from .axis import INPUT_SIDE, MODEL, to_blob
 from .axis_data import axis_crops, photoreal_axis_crops
 from .classes import KINDS
-from .train import logits_of
+from .training_loop import logits_of
 
 SEED = 7100  # clear of the classifier's and the benchmark's seeds
 
