@@ -4,8 +4,9 @@
     PYTHONPATH=. OTHER_VENV/bin/python bench/bench_networks.py     # another OpenCV, same networks
 
 The median of 30 forward passes, after one: the face classifier on a batch of 20 crops, the
-detector on a 384 x 288 look, and each kind's screen (runtime.screen_for) on the 20 crops. A Pi takes its OpenCV from Raspberry Pi OS (4.6 on Bookworm, 4.10
-on Trixie): this says what that choice costs before a Pi is at hand (docs/hardware.md).
+detector on a 384 x 288 look, and each kind's screen (runtime.screen_for) on the 20 crops. A Pi
+takes its OpenCV from Raspberry Pi OS (4.6 on Bookworm, 4.10 on Trixie): this says what that
+choice costs before a Pi is at hand (docs/hardware.md).
 """
 
 from __future__ import annotations

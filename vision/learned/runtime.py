@@ -46,8 +46,12 @@ def models_for(kind: str) -> tuple[str, ...]:
 
 def onnx_paths(kind: str) -> list[Path]:
     """The network files that read this kind (its screen last)."""
+    return [MODELS / f"{stem}.onnx" for stem in _all_stems(kind)]
+
+
+def _all_stems(kind: str) -> tuple[str, ...]:
     screen = screen_for(kind)
-    return [MODELS / f"{stem}.onnx" for stem in models_for(kind) + ((screen,) if screen else ())]
+    return models_for(kind) + ((screen,) if screen else ())
 
 
 def screen_for(kind: str) -> str | None:
@@ -100,8 +104,7 @@ def _routes() -> dict[str, tuple[str, ...]]:
 
 def available(kind: str) -> bool:
     """True when the kind's networks and their metadata are there and know this kind's faces."""
-    stems = models_for(kind)  # a garbled route file is an error, not a missing model
-    stems += tuple(s for s in [screen_for(kind)] if s)
+    stems = _all_stems(kind)  # a garbled route file is an error, not a missing model
     try:
         return all(
             (MODELS / f"{stem}.onnx").exists() and kind in _meta(stem)["temperatures"]
