@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from vision.learned.data import (
     crops_of_frame,
     jittered,
     synth_crops,
+    turn_point,
 )
 from vision.learned.detector import Found
 from vision.learned.temperature import MIN_SURE_SHARE, TARGET, fit_temperature
@@ -104,6 +106,35 @@ def test_cocked_crops_move_to_the_upmost_face_only_when_asked():
     assert min(bright(1.0, upper)) > 50  # all on the upmost face
     assert 0 < sum(b > 50 for b in bright(0.5, upper)) < 8
     assert max(bright(1.0, cocked)) < 5  # no upper face known (the simulated table): the cube
+
+
+def test_oblique_photos_crops_turn_about_the_point_below_the_camera_only_when_asked():
+    """As the reader turns an oblique photo's crops once a die reads cocked: the bar beyond a die
+    right of the point below (far left, off the frame) must lie above the crop's centre, with
+    the reach that far point gives (about the frame's centre it would lie below); a photo from
+    above keeps its centre."""
+    image = np.zeros((400, 600, 3), np.uint8)
+    image[200, 107:114] = 255  # a bar right of a die at (100, 200), left of the frame's centre
+    oblique = SimpleNamespace(image=image, below=(-1300.0, 200.0))
+    below = turn_point(oblique, 1.0, np.random.default_rng(0))
+    assert below == (-1300.0, 200.0)
+    for point, above_centre, reach in ((below, True, 255), (None, False, 113)):
+        crop = jittered(image, 100.0, 200.0, 24.0, np.random.default_rng(3), False, 0.0, point)
+        ys, _ = np.nonzero(crop[:, :, 0] > 40)
+        assert len(ys) and np.all((ys < (INPUT - 1) / 2) == above_centre)
+        assert crop[0, 0, 3] == reach  # 2.3 frame lengths: beyond FAR; 0.33 of FAR 0.75
+    assert turn_point(oblique, 0.0, np.random.default_rng(0)) is None  # the recipes before it
+    above = SimpleNamespace(image=image, below=(310.0, 205.0))  # 0.02 frame lengths off
+    assert turn_point(above, 1.0, np.random.default_rng(0)) is None
+    halves = [turn_point(oblique, 0.5, np.random.default_rng(s)) is None for s in range(200)]
+    assert 60 < sum(halves) < 140
+
+
+def test_the_turn_point_takes_the_readers_line_for_a_point_off_centre():
+    from vision.learned.data import BELOW_FAR
+    from vision.read_learned import AXIS_FAR
+
+    assert BELOW_FAR == AXIS_FAR
 
 
 @pytest.mark.parametrize("focus", sorted(FOCUS))

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from .classes import CLASSES, COCKED, NONE, check_kind, class_index
-from .crops import CROP_FACTOR, INPUT, outward_crop
+from .crops import CROP_FACTOR, INPUT, outward_crop, reach
 
 JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
 JITTER_SCALE = (0.82, 1.38)  # crop side error, factor (a black die's hard shadow: +35 %)
@@ -35,6 +35,7 @@ SIM_FRAMES = ((640, 480), (960, 720), (1280, 960), (1920, 1080))
 MIN_VISIBLE = 0.85
 HIT = 0.45  # a find this near a die's centre (share of its side) is a find of that die
 TURN = 10.0  # degrees the outward turn is off by at most (a tilted camera's centre of view moves)
+BELOW_FAR = 0.12  # frame lengths: read_learned.AXIS_FAR, nearer the reader keeps the centre
 
 
 @dataclass
@@ -83,7 +84,9 @@ def small(crop: np.ndarray) -> np.ndarray:
     return cv2.resize(crop, (INPUT, INPUT), interpolation=interp)
 
 
-def jittered(image, x, y, size, rng, jitter: bool = True, wide: float = 0.0) -> np.ndarray:
+def jittered(
+    image, x, y, size, rng, jitter: bool = True, wide: float = 0.0, below=None
+) -> np.ndarray:
     """A die's crop as an imperfect detector would give it, turned outward (crops.py) give or
     take TURN degrees; with odds `wide`, as the detector gives it on dice that touch. (No draw
     for `wide` at 0: the recipes before it make the same crops.)"""
@@ -93,7 +96,7 @@ def jittered(image, x, y, size, rng, jitter: bool = True, wide: float = 0.0) -> 
     else:
         dx = dy = 0.0
         scale = 1.0
-    return view(image, x + dx, y + dy, CROP_FACTOR * size * scale, rng)
+    return view(image, x + dx, y + dy, CROP_FACTOR * size * scale, rng, below)
 
 
 def _centre_error(rng, wide: float) -> np.ndarray:
@@ -103,10 +106,10 @@ def _centre_error(rng, wide: float) -> np.ndarray:
     return rng.uniform(-JITTER_SHIFT, JITTER_SHIFT, 2)
 
 
-def view(image, x, y, side, rng) -> np.ndarray:
+def view(image, x, y, side, rng, below=None) -> np.ndarray:
     """The INPUT x INPUT crop of side `side` at (x, y), by the convention of crops.py, the turn
-    off by up to TURN degrees."""
-    return small(outward_crop(image, x, y, side, rng.uniform(-TURN, TURN)))
+    off by up to TURN degrees; `below`: the point it is turned about, if not the centre."""
+    return small(outward_crop(image, x, y, side, rng.uniform(-TURN, TURN), below=below))
 
 
 def crops_of_frame(
@@ -119,10 +122,12 @@ def crops_of_frame(
     cocked_per_die=1,
     wide: float = 0.0,
     cocked_upper: float = 0.0,
+    below=None,
 ):
     """Positive and negative crops of one frame; `dice` are dicts with face, x, y, size, cocked
     and optionally visible and upper (truth of vision.synth or vision.sim). (No draw for
-    `cocked_upper` at 0: the recipes before it make the same crops.)"""
+    `cocked_upper` at 0: the recipes before it make the same crops.) `below`: the point the
+    crops are turned about, if not the frame's centre (turn_point)."""
     out = CropSet()
     h, w = image.shape[:2]
     pts = np.array([(d["x"], d["y"]) for d in dice], float).reshape(-1, 2)
@@ -134,7 +139,7 @@ def crops_of_frame(
             for _ in range(cocked_per_die):
                 x, y = _cocked_centre(d, rng, cocked_upper)
                 out.add(
-                    jittered(image, x, y, d["size"], rng, jitter, wide),
+                    jittered(image, x, y, d["size"], rng, jitter, wide, below),
                     class_index(COCKED),
                     dict(tags, group="cocked", size=d["size"]),
                 )
@@ -142,7 +147,7 @@ def crops_of_frame(
         if d.get("visible", 1.0) < MIN_VISIBLE:
             continue
         for _ in range(per_die):
-            crop = jittered(image, d["x"], d["y"], d["size"], rng, jitter, wide)
+            crop = jittered(image, d["x"], d["y"], d["size"], rng, jitter, wide, below)
             out.add(crop, class_index(d["face"]), dict(tags, group="face", size=d["size"]))
     typical = float(np.median(sizes))
 
@@ -154,7 +159,7 @@ def crops_of_frame(
             size * CROP_FACTOR / 2 < y < h - size * CROP_FACTOR / 2
         ):
             out.add(
-                view(image, x, y, CROP_FACTOR * size, rng),
+                view(image, x, y, CROP_FACTOR * size, rng, below),
                 class_index(None),
                 dict(tags, group=group, size=size),
             )
@@ -192,7 +197,7 @@ def training_truth(scene) -> list[dict]:
     return [t.to_json() | ({"upper": t.upper} if t.upper else {}) for t in scene.dice]
 
 
-def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
+def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict, below=None) -> CropSet:
     """Crops where the detector (vision/learned/detector.py) found dice: its real errors.
 
     A find on a flat die (within HIT of its side) is that die's face, cropped where and as big
@@ -213,7 +218,7 @@ def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict) -> CropSet:
         else:
             label, group = class_index(None), "false_find"
         out.add(
-            view(image, f.x, f.y, CROP_FACTOR * f.size, rng),
+            view(image, f.x, f.y, CROP_FACTOR * f.size, rng, below),
             label,
             dict(tags, group=group, size=f.size),
         )
@@ -273,10 +278,12 @@ def synth_crops(
     focus: str | None = None,
     wide: float = 0.0,
     cocked_upper: float = 0.0,
+    turn_below: float = 0.0,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
     `benchmark`) the benchmark's cycle through every condition value (vision.synth), or (with
-    `focus`, a key of FOCUS) scenes of one of the hard cases."""
+    `focus`, a key of FOCUS) scenes of one of the hard cases. `turn_below`: the share of the
+    oblique photos whose crops are turned about the point below the camera (turn_point)."""
     from vision.synth.conditions import benchmark_conditions
     from vision.synth.scene import render_scene
 
@@ -296,10 +303,27 @@ def synth_crops(
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **cond)
         dice = training_truth(scene)
         tags = scene_tags(kind, scene.conditions, "synth")
-        some = (per_die, jitter, cocked_per_die, wide, cocked_upper)
+        below = turn_point(scene, turn_below, np.random.default_rng([seed, i, k, 7]))
+        some = (per_die, jitter, cocked_per_die, wide, cocked_upper, below)
         out.extend(crops_of_frame(scene.image, dice, rng, tags, *some))
-        out.extend(crops_at_finds(scene.image, dice, _finds(scene.image, hard), rng, tags))
+        out.extend(crops_at_finds(scene.image, dice, _finds(scene.image, hard), rng, tags, below))
     return out
+
+
+def turn_point(scene, share: float, rng) -> tuple[float, float] | None:
+    """The point a synthetic photo's crops are turned about: with odds `share`, the point below
+    the camera when it lies BELOW_FAR or more from the centre, else None (the centre).
+
+    Why: the reader turns an oblique photo's crops about the point below the camera when a die
+    would read cocked (read_learned._oblique_view), and those crops, their reach far beyond what
+    a frame's centre gives, are what it must read flat; turned about the centre alone, training
+    never showed them (session 33). The rest stay on the centre, as the reader's first look.
+    Its own generator: the crops' draws are the same either way."""
+    if share <= 0 or scene.below is None:
+        return None
+    if reach(scene.image.shape, *scene.below) < BELOW_FAR or rng.random() >= share:
+        return None
+    return scene.below
 
 
 def sim_crops(

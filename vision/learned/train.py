@@ -75,6 +75,7 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
         kinds=a.kinds,
         wide=a.wide_jitter,
         cocked_upper=a.cocked_upper,
+        turn_below=a.turn_below,
     )
     calib = only_doubted(calib, a.doubted_by, a.doubt_below, log)  # what it will be shown
     c_images, c_labels = calib.arrays()
@@ -164,6 +165,13 @@ def main(argv=None) -> int:
         default=0.0,
         help="share of the synthetic cocked crops centred on the die's upmost face, where the"
         " detector finds a die tipped 25-35 degrees, not on its cube; 0: the recipes before it",
+    )
+    p.add_argument(
+        "--turn-below",
+        type=_share,
+        default=0.0,
+        help="share of the synthetic oblique photos whose crops are turned about the point below"
+        " the camera, as the reader turns them (data.turn_point); 0: the recipes before it",
     )
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument(
@@ -283,6 +291,7 @@ def main(argv=None) -> int:
                     a.kinds,
                     a.wide_jitter,
                     a.cocked_upper,
+                    a.turn_below,
                 ),
             )
         )
@@ -336,6 +345,7 @@ def main(argv=None) -> int:
             "photoreal_weight": a.photoreal_weight,
             "wide_jitter": a.wide_jitter,
             "cocked_upper": a.cocked_upper,
+            "turn_below": a.turn_below,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,
