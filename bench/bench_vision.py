@@ -37,7 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from vision import confidence, draw_overlay, read, read_learned  # noqa: E402
+from vision import confidence, draw_overlay, find_report, read, read_learned  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
 from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
 
@@ -280,7 +280,7 @@ def fit_confidence(
     confidence._TABLES = {}  # read raw scores
     tables = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     for kind in kinds:
-        key = read_learned.table_key(kind) if read_learned.enabled(kind) else kind
+        key = find_report.table_key(kind) if read_learned.enabled(kind) else kind
         sim = sim_samples(kind, sim_frames, sim_tables)
         synths = {seed: synthetic_samples(kind, n, seed) for seed in seeds}
         sets = [s for synth in synths.values() for s in (synth, synth + sim) if s]

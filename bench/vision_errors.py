@@ -48,23 +48,23 @@ def listening():
     die is kept)."""
     heard: dict = {}
     saved = {
-        name: getattr(read_learned, name)
-        for name in ("find_dice", "_doubted_faces", "_one_per_die")
+        name: getattr(read_learned, name) for name in ("find_dice", "_look_outward", "_one_per_die")
     }
 
     def find_dice(*a, **k):
         heard["finds"] = saved["find_dice"](*a, **k)
         return heard["finds"]
 
-    def doubted_faces(*a, **k):
-        heard["read"] = saved["_doubted_faces"](*a, **k)
-        return heard["read"]
+    def look_outward(*a, **k):  # the last of the looks: what the reports are made from
+        found, p, moved = saved["_look_outward"](*a, **k)
+        heard["read"] = found, p
+        return found, p, moved
 
     def one_per_die(dice):
         heard["reports"] = list(dice)
         return saved["_one_per_die"](dice)
 
-    patches = {"find_dice": find_dice, "_doubted_faces": doubted_faces, "_one_per_die": one_per_die}
+    patches = {"find_dice": find_dice, "_look_outward": look_outward, "_one_per_die": one_per_die}
     for name, fn in patches.items():
         setattr(read_learned, name, fn)
     try:

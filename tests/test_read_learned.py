@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_vision_draw import FACES, match, scatter, table
 
-from vision import Ellipse, read, read_learned
+from vision import Ellipse, find_report, read, read_learned
 from vision.read import in_arena
 from vision.readings import Die
 from vision.synth.scene import render_scene
@@ -154,24 +154,24 @@ def test_what_the_classifier_says_of_each_find_decides_its_die():
     tilted = Found(10.0, 20.0, 30.0, flat_score=0.2, cocked_score=0.5)
     sure_tilted = Found(10.0, 20.0, 30.0, flat_score=0.2, cocked_score=0.8)
 
-    read4 = read_learned._flat(flat, _row(names, 4), names, "pips")
+    read4 = find_report.flat(flat, _row(names, 4), names, "pips")
     assert (read4.face, read4.cocked) == (4, False)
     assert (
-        read4.confidence > read_learned._flat(unsure_flat, _row(names, 4), names, "pips").confidence
+        read4.confidence > find_report.flat(unsure_flat, _row(names, 4), names, "pips").confidence
     )
-    on_edge = read_learned._flat(flat, _row(names, "cocked"), names, "pips")
+    on_edge = find_report.flat(flat, _row(names, "cocked"), names, "pips")
     assert (on_edge.face, on_edge.cocked) == (None, True)
-    line = read_learned.COCKED_ODDS["pips"]
+    line = find_report.COCKED_ODDS["pips"]
     doubted4 = _row(names, 4, p=0.55)
     doubted4[names.index("cocked")] = line + 0.02  # under the face's odds, but high: cocked
-    assert read_learned._flat(flat, doubted4, names, "pips").cocked
+    assert find_report.flat(flat, doubted4, names, "pips").cocked
     doubted4[names.index("cocked")] = line - 0.05
-    assert read_learned._flat(flat, doubted4, names, "pips").face == 4
-    assert read_learned._flat(unsure_flat, _row(names, "none"), names, "pips") is None
-    assert read_learned._flat(flat, _row(names, "none"), names, "pips") is None  # a print
+    assert find_report.flat(flat, doubted4, names, "pips").face == 4
+    assert find_report.flat(unsure_flat, _row(names, "none"), names, "pips") is None
+    assert find_report.flat(flat, _row(names, "none"), names, "pips") is None  # a print
 
     def tilted_read(find, row):
-        return read_learned._tilted(find, row, names, "pips")
+        return find_report.tilted(find, row, names, "pips")
 
     unsure6 = _row(names, 6, p=0.75)
     leaning6 = _row(names, 6, p=0.86)
@@ -199,7 +199,7 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
         Found(20.0, 60.0, 16.0, flat_score=0.2, cocked_score=0.6),  # the detector's cocked
     ]
     doubtful = _row(names, 4, p=0.6)
-    doubtful[cocked] = (read_learned.DOUBT_ODDS + read_learned.COCKED_ODDS["pips"]) / 2
+    doubtful[cocked] = (read_learned.DOUBT_ODDS + find_report.COCKED_ODDS["pips"]) / 2
     p = np.stack([doubtful, _row(names, 5), doubtful])
     looked = []
 
@@ -213,7 +213,7 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
     again = read_learned._second_look(frame, found, p, "pips", None)
     assert looked == [1]
     assert again[0, cocked] == pytest.approx((doubtful[cocked] + 0.6) / 2)
-    assert read_learned._flat(found[0], again[0], names, "pips").cocked
+    assert find_report.flat(found[0], again[0], names, "pips").cocked
     assert np.array_equal(again[1:], p[1:])
 
 
@@ -262,7 +262,7 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
     assert moved[0] in read_learned._around(found[0])  # one of the crops around it
     assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.6 * die.size
     assert names[int(q[0].argmax())] == die.face
-    assert read_learned._flat(moved[0], q[0], names, "pips").face == die.face
+    assert find_report.flat(moved[0], q[0], names, "pips").face == die.face
     assert moved[1:] == found[1:] and np.array_equal(q[1:], p[1:])
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_read_learned import _one_flat_die, _row
 
-from vision import read_learned
+from vision import find_report, read_learned
 
 pytestmark = pytest.mark.skipif(
     not all(read_learned.enabled(k) for k in ("pips", "strike", "detrak")),
@@ -33,9 +33,9 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     off = Found(die.x + 0.35 * die.size, die.y, die.size, flat_score=0.3, cocked_score=0.55)
     unsure = _row(names, "cocked", p=0.45)
     moved, q = read_learned._closer_look(scene.image, [off], unsure[None], "pips", None)
-    assert read_learned._tilted(off, unsure, names, "pips").cocked  # as the frame's look had it
+    assert find_report.tilted(off, unsure, names, "pips").cocked  # as the frame's look had it
     assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.15 * die.size
-    again = read_learned._report(moved[0], q[0], names, "pips")
+    again = find_report.report(moved[0], q[0], names, "pips")
     assert (again.face, again.cocked) == (die.face, False)
 
     looked = []
@@ -69,11 +69,9 @@ def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch)
     for kind in ("pips", "strike", "detrak"):
         names = kind_classes(kind)
         finds = [Found(float(x), 50.0, 20.0, 0.1, 0.3 + x / 100) for x in range(6)]
-        finds.append(Found(99.0, 50.0, 20.0, 0.1, read_learned.SURE_FIND))
+        finds.append(Found(99.0, 50.0, 20.0, 0.1, find_report.SURE_FIND))
         rows = np.stack([_row(names, "none")] * 7)
-        reports = [
-            read_learned._tilted(f, r, names, kind) for f, r in zip(finds, rows, strict=True)
-        ]
+        reports = [find_report.tilted(f, r, names, kind) for f, r in zip(finds, rows, strict=True)]
         assert reports[:6] == [None] * 6 and reports[6].cocked  # dropped, and kept
         looked.clear()
         read_learned._closer_look(frame, finds, rows, kind, None)

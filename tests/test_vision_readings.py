@@ -129,7 +129,7 @@ def test_both_readers_have_a_fitted_table_for_every_kind():
     the classical reader (the fallback, ARBITRE_LEARNED=0 or a missing network) went without
     its tables from session 6 to 32, so its raw 0.9 passed the table's line unasked."""
     from vision import confidence
-    from vision.read_learned import table_key
+    from vision.find_report import table_key
     from vision.synth.scene import KINDS
 
     for kind in KINDS:

@@ -18,25 +18,24 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.confidence import calibrated
+from vision.find_report import (
+    COCKED_ODDS,
+    FLAT_ODDS,
+    SURE_FIND,
+    face_columns,
+    report,
+    reported_cocked,
+    reported_face,
+    worth_a_look,
+)
 from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
+from vision.learned.crops import reach
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
-from vision.learned.off_law import ask_off_law
+from vision.learned.off_law import ASKED, ask_off_law
 from vision.readings import Die
 
-MIN_FIND = 0.25  # detector heat a flat find needs (the classifier must then see a face in it)
-MIN_COCKED = 0.3  # ...that a cocked find needs
-COCKED_DOUBT = 0.5  # cocked heat above which a flat find's face is the less sure
-SURE_FIND = 0.7  # a cocked find the classifier sees no die in is kept when this sure
-FACE_OVER_TILT = 0.8  # a face the classifier reads this sure on a cocked find...
-FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a flat die
-# a flat find the classifier gives these odds of being cocked is cocked: 0.4 until session 19;
-# lower since the finds reported cocked are looked at closer, which gives back most flat dice
-# the lower line costs (docs/vision-history.md, sessions 19-21), and lower again for pips once its
-# oblique photos are turned about the point below the camera (session 27)
-COCKED_ODDS = {"pips": 0.2, "strike": 0.25, "detrak": 0.3}
 # the kinds whose frames get a look nearer when the detector sees the dice small: heaps of
 # Détrak dice in 4032 px photos (session 22; Strike's readings were none the better)
 NEARER_KINDS = ("pips", "detrak")
@@ -62,6 +61,16 @@ RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is 
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
 RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
+# the kinds whose flat dice an oblique photo shows reported cocked are looked at further out
+# (_look_outward, session 33: Strike and Détrak gained nothing), in frames whose point below the
+# camera lies OUTWARD_OFF frame lengths or more off the centre (nearer, a photo from above whose
+# point is a guess), at finds OUTWARD_REACH or more from it (nearer, cocked dice read as faces),
+# OUTWARD die sides further, and taken there when read this sure with "cocked" under this
+OUTWARD_KINDS = ("pips",)
+OUTWARD_OFF = 0.15
+OUTWARD_REACH = 0.4
+OUTWARD = (0.15, 0.3, 0.45)
+OUTWARD_FACE, OUTWARD_COCKED = 0.95, 0.02
 # where to look again, in die sides: the find's centre off by a third of a side, or its size
 AROUND = (
     (0.3, 0.0, 1.0),
@@ -87,7 +96,7 @@ def learned_dice(
     """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
     detector's overview of the frame if already made."""
     found = find_dice(frame, die_size, base, nearer=kind in NEARER_KINDS, whole=kind in WHOLE_KINDS)
-    found = [f for f in found if _worth_a_look(f)]
+    found = [f for f in found if worth_a_look(f)]
     if not found:
         return []
     p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
@@ -101,9 +110,12 @@ def learned_dice(
     found, p = _look_around(frame, found, p, kind, below)
     found, p = _closer_look(frame, found, p, kind, below)
     found, p = _doubted_faces(frame, found, p, kind, below)
+    found, p, moved = _look_outward(frame, found, p, kind, below)
     out, odds, cocked = [], [], names.index(COCKED)
-    for f, row in zip(found, p, strict=True):
-        die = _report(f, row, names, kind)
+    for i, (f, row) in enumerate(zip(found, p, strict=True)):
+        die = report(f, row, names, kind)
+        if die is not None and i in moved:
+            die = replace(die, confidence=min(die.confidence, ASKED))
         if die is not None:
             out.append(die)
             odds.append(row[cocked])
@@ -118,9 +130,9 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     detector half calls cocked but the classifier reads flat does not start it: two of the four
     Strike speed scenes have one, and the search costs 20 ms.)"""
     names = kind_classes(kind)
-    faces = _face_columns(names)
+    faces = face_columns(names)
     best = p.argmax(axis=1)
-    if not any(_reported_cocked(f, row, names, kind) for f, row in zip(found, p, strict=True)):
+    if not any(reported_cocked(f, row, names, kind) for f, row in zip(found, p, strict=True)):
         return None
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
@@ -143,17 +155,6 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     return find_nadir(frame.shape, found, read_faces, surely)
-
-
-def _report(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
-    """What the frame reports of a find and the classifier's reading of it (None: no die)."""
-    return _tilted(f, row, names, kind) if f.cocked else _flat(f, row, names, kind)
-
-
-def _reported_cocked(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
-    """Whether the frame's report would call this find cocked (the same rules, not a copy)."""
-    die = _report(f, row, names, kind)
-    return die is not None and die.cocked
 
 
 def _second_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
@@ -203,12 +204,12 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     for _ in range(1 + 1):  # a look around, and one step further
         if not centres:
             break
-        best = _best_around(frame, list(centres.values()), kind, below)
+        best = _best_of(frame, [_around(f) for f in centres.values()], kind, below)
         step = {}
         for i, (m, row) in zip(centres, best, strict=True):
             if _reads_flat(row, names):
                 found[i], p[i] = m, row
-            elif row[_face_columns(names)].max() >= RELOOK_STEP:
+            elif row[face_columns(names)].max() >= RELOOK_STEP:
                 step[i] = m
         centres = step
     return found, p
@@ -252,7 +253,7 @@ def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: s
     doubted = [
         i
         for i, (f, row) in enumerate(zip(found, p, strict=True))
-        if row[cocked] >= DOUBTED_FACE and _reported_face(f, row, names, kind)
+        if row[cocked] >= DOUBTED_FACE and reported_face(f, row, names, kind)
     ]
     closer = {i: m for i in doubted if (m := detector.look_closer(frame, found[i])) is not None}
     if not closer:
@@ -268,9 +269,33 @@ def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: s
     return found, p
 
 
-def _reported_face(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
-    die = _report(f, row, names, kind)
-    return die is not None and not die.cocked
+def _look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
+    """`found` and `p` with the finds reported cocked far from the point below the camera of an
+    oblique photo read again further out (OUTWARD), each taken at the crop that reads a face
+    surest when that reads OUTWARD_FACE with "cocked" under OUTWARD_COCKED. The detector puts a
+    flat die of such a photo between its top face and the side face it shows, 0.2 to 0.45 of a
+    side toward the point below: the crop there reads cocked, about its top face flat (seed 1
+    pips, session 33). Also the indices taken: their faces are asked (learned_dice), since the
+    reader first read those dice cocked."""
+    if below is None or kind not in OUTWARD_KINDS or reach(frame.shape, *below) < OUTWARD_OFF:
+        return found, p, set()
+    names = kind_classes(kind)
+    idx = [
+        i
+        for i, (f, row) in enumerate(zip(found, p, strict=True))
+        if reach(frame.shape, f.x, f.y, below) >= OUTWARD_REACH
+        and reported_cocked(f, row, names, kind)
+    ]
+    found, p, moved = list(found), p.copy(), set()
+    best = _best_of(frame, [_outward(found[i], below) for i in idx], kind, below)
+    for i, (m, row) in zip(idx, best, strict=True):
+        if (
+            row[face_columns(names)].max() >= OUTWARD_FACE
+            and row[names.index(COCKED)] < OUTWARD_COCKED
+        ):
+            found[i], p[i] = m, row
+            moved.add(i)
+    return found, p, moved
 
 
 def _unsure_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
@@ -280,7 +305,7 @@ def _unsure_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
     cocked = names.index(COCKED)
     unsure = []
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
-        die = _report(f, row, names, kind)
+        die = report(f, row, names, kind)
         if die is not None and die.cocked and row[cocked] < CLOSER_UNSURE:
             unsure.append((die.confidence, i))
     return [i for _, i in sorted(unsure)]
@@ -298,26 +323,24 @@ def _lost_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
     return sorted(lost, key=lambda i: -found[i].cocked_score)
 
 
-def _best_around(frame, finds: list[Found], kind: str, below) -> list[tuple[Found, np.ndarray]]:
-    """For each find, the crop around it (AROUND) that reads a face surest, and its reading."""
-    faces = _face_columns(kind_classes(kind))
-    moved = [m for f in finds for m in _around(f)]
-    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in moved], kind)
-    out = []
-    for n in range(len(finds)):
-        rows = q[n * len(AROUND) : (n + 1) * len(AROUND)]
+def _best_of(frame, moves: list[list[Found]], kind: str, below) -> list[tuple[Found, np.ndarray]]:
+    """For each find's moved copies, the one whose crop reads a face surest, and its reading."""
+    faces = face_columns(kind_classes(kind))
+    flat = [m for ms in moves for m in ms]
+    if not flat:
+        return []
+    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for m in flat], kind)
+    out, start = [], 0
+    for ms in moves:
+        rows = q[start : start + len(ms)]
         best = int(rows[:, faces].max(axis=1).argmax())
-        out.append((moved[n * len(AROUND) + best], rows[best]))
+        out.append((ms[best], rows[best]))
+        start += len(ms)
     return out
 
 
 def _reads_flat(row: np.ndarray, names: tuple) -> bool:
-    return row[_face_columns(names)].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
-
-
-def _face_columns(names: tuple) -> list[int]:
-    """The classifier's columns that are faces (not "cocked", not "none")."""
-    return [i for i, n in enumerate(names) if n not in (COCKED, NONE)]
+    return row[face_columns(names)].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
 
 
 def _one_per_die(dice: list[Die]) -> list[Die]:
@@ -352,48 +375,7 @@ def _around(f: Found) -> list[Found]:
     ]
 
 
-def _worth_a_look(f: Found) -> bool:
-    return f.cocked_score >= MIN_COCKED if f.cocked else f.flat_score >= MIN_FIND
-
-
-def _cocked(f: Found, sure: float) -> Die:
-    return Die(None, f.x, f.y, f.size, cocked=True, confidence=round(sure, 3))
-
-
-def _tilted(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
-    """A find the detector calls cocked: cocked, unless the classifier, which sees the die
-    large, reads a face on it at FACE_OVER_TILT or more and gives it under FLAT_ODDS of being
-    on its edge (the detector sees the whole frame small: a flat die touching others, or seen
-    far from the centre with its sides showing, looks tilted to it), or it sees no die there and
-    the detector was not sure either (the prints of a tray)."""
-    best = int(row.argmax())
-    if names[best] == NONE and f.cocked_score < SURE_FIND:
-        return None
-    face = names[best] not in (NONE, COCKED)
-    if face and row[best] >= FACE_OVER_TILT and row[names.index(COCKED)] < FLAT_ODDS:
-        return _flat(f, row, names, kind)
-    return _cocked(f, f.cocked_score)
-
-
-def _flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
-    """A find the detector calls flat: the face the classifier reads, or cocked when the
-    classifier gives that COCKED_ODDS or more, even below the face's (a cocked die read as a
-    face is a wrong record; a flat die called cocked is one question to the players)."""
-    best = int(row.argmax())
-    cocked = float(row[names.index(COCKED)])
-    if names[best] == COCKED or (names[best] != NONE and cocked >= COCKED_ODDS[kind]):
-        return _cocked(f, cocked * min(1.0, f.flat_score / SURE_FIND))
-    if names[best] != NONE:
-        # What speaks against the face: the classifier's odds that the die is on its edge (the
-        # errors that matter read the top face of a die leaning a little), a detector unsure of
-        # the find, or one that half thinks the die is cocked too.
-        margin = max(0.0, float(row[best]) - cocked)
-        doubt = min(1.0, (1.0 - f.cocked_score) / (1.0 - COCKED_DOUBT))
-        raw = margin * min(1.0, f.flat_score / SURE_FIND) * doubt
-        return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
-    return None  # no die here: a print on the tray, a pip of a big die
-
-
-def table_key(kind: str) -> str:
-    """The name of this path's confidence table in vision/confidence.json."""
-    return f"learned-{kind}"
+def _outward(f: Found, below: tuple) -> list[Found]:
+    dx, dy = f.x - below[0], f.y - below[1]
+    r = math.hypot(dx, dy) or 1.0
+    return [replace(f, x=f.x + s * f.size * dx / r, y=f.y + s * f.size * dy / r) for s in OUTWARD]
