@@ -8,7 +8,7 @@ bench_vision.py counts the errors; this says, die by die, at which step of the r
 was lost, so that a session starts from the largest group instead of from scripts rewritten
 every time (sessions 22-24 each wrote their own and lost them with the machine):
 - a flat die never found by the detector, or found and dropped (the classifier saw no die), or
-  found and reported but merged into a neighbour's report (read_learned._one_per_die), or
+  found and reported but merged into a neighbour's report (find_report.one_per_die), or
   reported cocked (the classifier's odds of "cocked", the detector's heats), or misread;
 - a cocked die read as a face (with the odds of "cocked" the classifier gave it), or missed;
 - a face reported where no die lies.
@@ -48,7 +48,7 @@ def listening():
     die is kept)."""
     heard: dict = {}
     saved = {
-        name: getattr(read_learned, name) for name in ("find_dice", "_look_outward", "_one_per_die")
+        name: getattr(read_learned, name) for name in ("find_dice", "_look_outward", "one_per_die")
     }
 
     def find_dice(*a, **k):
@@ -62,9 +62,9 @@ def listening():
 
     def one_per_die(dice):
         heard["reports"] = list(dice)
-        return saved["_one_per_die"](dice)
+        return saved["one_per_die"](dice)
 
-    patches = {"find_dice": find_dice, "_look_outward": look_outward, "_one_per_die": one_per_die}
+    patches = {"find_dice": find_dice, "_look_outward": look_outward, "one_per_die": one_per_die}
     for name, fn in patches.items():
         setattr(read_learned, name, fn)
     try:

@@ -271,7 +271,7 @@ def test_one_die_read_twice_is_one_die():
     confidence when the two faces disagree. Dice a side apart (touching), dice touching whose
     finds were drawn 0.75 of a side together (session 24: a 3 lost that way), and a cocked die
     leaning on a flat one, are two dice."""
-    one = read_learned._one_per_die
+    one = find_report.one_per_die
     sure, twin = Die(2, 100, 100, 20, confidence=0.95), Die(2, 100, 110, 20, confidence=0.7)
     assert one([twin, sure]) == [sure]
     other = Die(3, 100, 110, 20, confidence=0.6)

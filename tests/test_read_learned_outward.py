@@ -107,3 +107,26 @@ def test_a_face_read_further_out_is_asked(oblique, monkeypatch):
     )
     (asked,) = read_learned.learned_dice(scene.image, "pips", die_size=die.size)
     assert asked.face == die.face and asked.confidence == ASKED
+
+
+def test_detrak_takes_the_axis_networks_point_when_its_frame_has_none(oblique, monkeypatch):
+    """Détrak's searches seldom place the point below in its oblique photos: the axis network's
+    point directs its look further out (and only that look); pips keeps the frame's point."""
+    scene, die, find = oblique
+    asked = []
+
+    def point(frame, dice, least, kind):
+        asked.append(kind)
+        return scene.below
+
+    monkeypatch.setattr(read_learned.axis, "point_off_centre", point)
+    for kind in ("detrak", "pips"):
+        names = kind_classes(kind)
+        face = _row(names, names[0], p=0.99)
+        monkeypatch.setattr(
+            read_learned, "probabilities", lambda crops, k, r=face: np.stack([r] * len(crops))
+        )
+        cocked = _row(names, COCKED, p=0.9)[None]
+        found, q, moved = read_learned._look_outward(scene.image, [find], cocked, kind, None)
+        assert moved == ({0} if kind == "detrak" else set())
+    assert asked == ["detrak"]

@@ -1,6 +1,6 @@
 """What one find of the detector and the classifier's reading of it report: a face, a cocked
 die, or nothing (vision/read_learned.py asks these rules for every find, and again wherever it
-looks a second time, so a second look is judged as the first).
+looks a second time, so a second look is judged as the first); and one report per die.
 
 The detector sees the whole frame small (where a die is, whether it lies flat); the classifier
 sees one die large (which face, or "cocked", or no die). A flat die called cocked costs one
@@ -9,6 +9,9 @@ first way.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -28,6 +31,10 @@ FLAT_ODDS = 0.1  # ...with odds of its being cocked under this, is read as on a 
 # the lower line costs (docs/vision-history.md, sessions 19-21), and lower again for pips once its
 # oblique photos are turned about the point below the camera (session 27)
 COCKED_ODDS = {"pips": 0.2, "strike": 0.25, "detrak": 0.3}
+# two face reports nearer than this share of a side are of one die (one_per_die): on seeds 1 and 3
+# every two reports of one die lay at 0.51 of a side at most, and reports of two dice touching at
+# 0.73 or more, their finds drawn together (session 24; the watcher keeps SAME_DIE)
+ONE_DIE = 0.65
 
 
 def report(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
@@ -91,6 +98,31 @@ def flat(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
         raw = margin * min(1.0, f.flat_score / SURE_FIND) * doubt
         return Die(names[best], f.x, f.y, f.size, confidence=calibrated(table_key(kind), raw))
     return None  # no die here: a print on the tray, a pip of a big die
+
+
+def one_per_die(dice: list[Die]) -> list[Die]:
+    """The dice with no two faces read on one die: of two faces nearer than ONE_DIE of a side
+    (two flat dice touching are a side apart), the surer stays, and takes the lesser
+    confidence when they disagree. The detector keeps peaks half a die apart, and the
+    classifier may read a face from both (a simulated Strike game's record had a 2 twice)."""
+    out = list(dice)
+    faces = sorted(
+        (i for i, d in enumerate(dice) if d.face is not None), key=lambda i: -dice[i].confidence
+    )
+    kept: list[int] = []
+    for i in faces:
+        twin = next((k for k in kept if _same_die(dice[i], dice[k])), None)
+        if twin is None:
+            kept.append(i)
+            continue
+        if dice[i].face != dice[twin].face:
+            out[twin] = replace(out[twin], confidence=dice[i].confidence)
+        out[i] = None
+    return [d for d in out if d is not None]
+
+
+def _same_die(a: Die, b: Die) -> bool:
+    return math.hypot(a.x - b.x, a.y - b.y) < ONE_DIE * min(a.size, b.size)
 
 
 def table_key(kind: str) -> str:

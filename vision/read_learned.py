@@ -23,6 +23,7 @@ from vision.find_report import (
     FLAT_ODDS,
     SURE_FIND,
     face_columns,
+    one_per_die,
     report,
     reported_cocked,
     reported_face,
@@ -53,20 +54,18 @@ DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, 
 DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
 MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
-# two face reports nearer than this share of a side are of one die (_one_per_die): on seeds 1 and 3
-# every two reports of one die lay at 0.51 of a side at most, and reports of two dice touching at
-# 0.73 or more, their finds drawn together (session 24; the watcher keeps SAME_DIE)
-ONE_DIE = 0.65
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
 RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
 RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
 # the kinds whose flat dice an oblique photo shows reported cocked are looked at further out
-# (_look_outward, session 33: Strike and Détrak gained nothing), in frames whose point below the
-# camera lies OUTWARD_OFF frame lengths or more off the centre (nearer, a photo from above whose
-# point is a guess), at finds OUTWARD_REACH or more from it (nearer, cocked dice read as faces),
-# OUTWARD die sides further, and taken there when read this sure with "cocked" under this
-OUTWARD_KINDS = ("pips",)
+# (_look_outward, session 33: pips; Détrak too with the axis network's point where its searches
+# found none; Strike gained nothing), in frames whose point below the camera lies OUTWARD_OFF
+# frame lengths or more off the centre (nearer, a photo from above whose point is a guess), at
+# finds OUTWARD_REACH or more from it (nearer, cocked dice read as faces), OUTWARD die sides
+# further, and taken there when read this sure with "cocked" under this
+OUTWARD_KINDS = ("pips", "detrak")
+OUTWARD_AXIS_KINDS = ("detrak",)
 OUTWARD_OFF = 0.15
 OUTWARD_REACH = 0.4
 OUTWARD = (0.15, 0.3, 0.45)
@@ -119,7 +118,7 @@ def learned_dice(
         if die is not None:
             out.append(die)
             odds.append(row[cocked])
-    return _one_per_die(ask_off_law(frame, out, odds, kind))
+    return one_per_die(ask_off_law(frame, out, odds, kind))
 
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
@@ -277,9 +276,13 @@ def _look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     side toward the point below: the crop there reads cocked, about its top face flat (seed 1
     pips, session 33). Also the indices taken: their faces are asked (learned_dice), since the
     reader first read those dice cocked."""
-    if below is None or kind not in OUTWARD_KINDS or reach(frame.shape, *below) < OUTWARD_OFF:
+    if kind not in OUTWARD_KINDS:
         return found, p, set()
     names = kind_classes(kind)
+    if below is None and kind in OUTWARD_AXIS_KINDS:
+        below = _outward_point(frame, found, p, kind)
+    if below is None or reach(frame.shape, *below) < OUTWARD_OFF:
+        return found, p, set()
     idx = [
         i
         for i, (f, row) in enumerate(zip(found, p, strict=True))
@@ -339,33 +342,25 @@ def _best_of(frame, moves: list[list[Found]], kind: str, below) -> list[tuple[Fo
     return out
 
 
+def _outward_point(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
+    """The axis network's point below the camera for the look further out alone, when a find
+    would be reported cocked (Détrak: of the 14 flat dice of seed 1's oblique photos it reported
+    cocked, 1 lay in a frame its searches placed a point for; and all crops read about the
+    axis network's point lost flat dice on Blender photos, session 27)."""
+    names = kind_classes(kind)
+    if not any(reported_cocked(f, row, names, kind) for f, row in zip(found, p, strict=True)):
+        return None
+    best = p.argmax(axis=1)
+    dice = [
+        (f.x, f.y, f.size)
+        for f, b in zip(found, best, strict=True)
+        if not f.cocked and f.score >= detector.SURE and names[b] not in (NONE, COCKED)
+    ]
+    return axis.point_off_centre(frame, dice, OUTWARD_OFF, kind)
+
+
 def _reads_flat(row: np.ndarray, names: tuple) -> bool:
     return row[face_columns(names)].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
-
-
-def _one_per_die(dice: list[Die]) -> list[Die]:
-    """The dice with no two faces read on one die: of two faces nearer than ONE_DIE of a side
-    (two flat dice touching are a side apart), the surer stays, and takes the lesser
-    confidence when they disagree. The detector keeps peaks half a die apart, and the
-    classifier may read a face from both (a simulated Strike game's record had a 2 twice)."""
-    out = list(dice)
-    faces = sorted(
-        (i for i, d in enumerate(dice) if d.face is not None), key=lambda i: -dice[i].confidence
-    )
-    kept: list[int] = []
-    for i in faces:
-        twin = next((k for k in kept if _same_die(dice[i], dice[k])), None)
-        if twin is None:
-            kept.append(i)
-            continue
-        if dice[i].face != dice[twin].face:
-            out[twin] = replace(out[twin], confidence=dice[i].confidence)
-        out[i] = None
-    return [d for d in out if d is not None]
-
-
-def _same_die(a: Die, b: Die) -> bool:
-    return math.hypot(a.x - b.x, a.y - b.y) < ONE_DIE * min(a.size, b.size)
 
 
 def _around(f: Found) -> list[Found]:
