@@ -178,7 +178,7 @@ def test_photoreal_scenes_give_crops_labelled_by_their_truth():
     import json
 
     from vision.learned.classes import COCKED, class_index
-    from vision.learned.data import photoreal_crops
+    from vision.learned.photoreal_crops import photoreal_crops
 
     here = Path(__file__).parent / "photoreal"
     records = [json.loads(p.read_text()) for p in sorted(here.glob("*.json"))]

@@ -239,7 +239,9 @@ def _many_cocked(rng) -> dict:
 FOCUS = {"prints": _small_on_prints, "cocked": _many_cocked}
 
 
-def _finds(image, hard: bool):
+def detector_finds(image, hard: bool):
+    """The detector's finds on a training frame when hard negatives are asked (its real errors
+    become crops: crops_at_finds), else none."""
     if not hard:
         return []
     from .detector import find_dice
@@ -306,7 +308,9 @@ def synth_crops(
         below = turn_point(scene, turn_below, np.random.default_rng([seed, i, k, 7]))
         some = (per_die, jitter, cocked_per_die, wide, cocked_upper, below)
         out.extend(crops_of_frame(scene.image, dice, rng, tags, *some))
-        out.extend(crops_at_finds(scene.image, dice, _finds(scene.image, hard), rng, tags, below))
+        out.extend(
+            crops_at_finds(scene.image, dice, detector_finds(scene.image, hard), rng, tags, below)
+        )
     return out
 
 
@@ -352,7 +356,7 @@ def sim_crops(
             out.extend(
                 crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die, wide)
             )
-            out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
+            out.extend(crops_at_finds(image, dice, detector_finds(image, hard), rng, tags))
     return out
 
 
@@ -380,41 +384,10 @@ def class_counts(labels) -> dict:
     }
 
 
-def photoreal_crops(
-    dirs, seed: int, per_die: int = 1, cocked_per_die=1, hard=False, wide: float = 0.0
-) -> CropSet:
-    """Crops from Blender-rendered scenes (vision/photoreal: `python -m vision.photoreal.render`
-    writes NAME.jpg and NAME.json), the same way as synth_crops: the networks learned only our
-    renderer, and these are the scenes where that shows (docs/vision-photoreal.md). Render them
-    on seeds apart from the benchmark's (0 and 1). Dice the truth leaves out (cut by the frame,
-    tipped 5-15°, covered) give no crop, and no "none" crop is cut near them."""
-    from vision.photoreal.truth import read_scene, scene_paths
-
-    out = CropSet()
-    for n, path in enumerate(scene_paths(dirs)):
-        record, image = read_scene(path)
-        left = [dict(d, face=None, cocked=False, visible=0.0) for d in record["left"]]
-        dice = record["dice"] + left
-        c = record["conditions"]
-        tags = {
-            "kind": record["kind"],
-            "source": "photoreal",
-            "frame": f"{c['frame'][0]}x{c['frame'][1]}",
-            "background": c["background"],
-            "die_colour": c["die_colour"],
-            "mark_colour": c["mark_colour"],
-        }
-        rng = np.random.default_rng([seed, n, 11])
-        out.extend(crops_of_frame(image, dice, rng, tags, per_die, True, cocked_per_die, wide))
-        out.extend(crops_at_finds(image, dice, _finds(image, hard), rng, tags))
-    return out
-
-
 __all__ = [
     "NONE",
     "CropSet",
     "crops_of_frame",
-    "photoreal_crops",
     "sim_crops",
     "synth_crops",
     "small",

@@ -24,11 +24,12 @@ from vision.photoreal.truth import add_scenes_option, rendered_scenes
 
 from .classes import CLASSES, KINDS
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
-from .data import FOCUS, CropSet, class_counts, photoreal_crops
+from .data import FOCUS, CropSet, class_counts
 from .distill import agreement, route_targets
 from .doubt import only_doubted, problem
 from .half import halve
 from .network import build_model, from_onnx
+from .photoreal_crops import photoreal_crops
 from .temperature import fit_temperature
 from .training_loop import logits_of, train
 from .trainset import cached, inputs, make_data
