@@ -100,12 +100,12 @@ def test_a_face_read_further_out_is_asked(oblique, monkeypatch):
     monkeypatch.setattr(
         read_learned, "probabilities", lambda crops, k: np.stack([sure] * len(crops))
     )
-    (alone,) = read_learned.learned_dice(scene.image, "pips", die_size=die.size)
+    (alone,) = read_learned.learned_dice(scene.image, "pips")
     assert alone.face == die.face and alone.confidence > ASKED
     monkeypatch.setattr(
         read_learned, "_look_outward", lambda frame, found, p, kind, below: (found, p, {0})
     )
-    (asked,) = read_learned.learned_dice(scene.image, "pips", die_size=die.size)
+    (asked,) = read_learned.learned_dice(scene.image, "pips")
     assert asked.face == die.face and asked.confidence == ASKED
 
 
@@ -130,3 +130,11 @@ def test_detrak_takes_the_axis_networks_point_when_its_frame_has_none(oblique, m
         found, q, moved = read_learned._look_outward(scene.image, [find], cocked, kind, None)
         assert moved == ({0} if kind == "detrak" else set())
     assert asked == ["detrak"]
+
+
+def test_a_calibrated_camera_is_not_looked_at_further_out(oblique, monkeypatch):
+    """A known die size is the table's camera, mounted above it: no axis network on its frames."""
+    scene, die, find = oblique
+    monkeypatch.setattr(read_learned, "find_dice", lambda *a, **k: [find])
+    monkeypatch.setattr(read_learned, "_look_outward", lambda *a: pytest.fail("looked further out"))
+    read_learned.learned_dice(scene.image, "detrak", die_size=die.size)

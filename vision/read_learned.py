@@ -109,7 +109,8 @@ def learned_dice(
     found, p = _look_around(frame, found, p, kind, below)
     found, p = _closer_look(frame, found, p, kind, below)
     found, p = _doubted_faces(frame, found, p, kind, below)
-    found, p, moved = _look_outward(frame, found, p, kind, below)
+    # (a calibrated camera looks down: no point below to look away from, nor the axis network's)
+    found, p, moved = (found, p, set()) if die_size else _look_outward(frame, found, p, kind, below)
     out, odds, cocked = [], [], names.index(COCKED)
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
         die = report(f, row, names, kind)
