@@ -114,11 +114,10 @@ def learned_dice(
     out, odds, cocked = [], [], names.index(COCKED)
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
         die = report(f, row, names, kind)
-        if die is not None and i in moved:
-            die = replace(die, confidence=min(die.confidence, ASKED))
-        if die is not None:
-            out.append(die)
-            odds.append(row[cocked])
+        if die is None:
+            continue
+        out.append(replace(die, confidence=min(die.confidence, ASKED)) if i in moved else die)
+        odds.append(row[cocked])
     return one_per_die(ask_off_law(frame, out, odds, kind))
 
 
@@ -277,19 +276,21 @@ def _look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     side toward the point below: the crop there reads cocked, about its top face flat (seed 1
     pips, session 33). Also the indices taken: their faces are asked (learned_dice), since the
     reader first read those dice cocked."""
-    if kind not in OUTWARD_KINDS:
+    if kind not in OUTWARD_KINDS or (below is None and kind not in OUTWARD_AXIS_KINDS):
         return found, p, set()
     names = kind_classes(kind)
-    if below is None and kind in OUTWARD_AXIS_KINDS:
-        below = _outward_point(frame, found, p, kind)
-    if below is None or reach(frame.shape, *below) < OUTWARD_OFF:
-        return found, p, set()
-    idx = [
+    cocked = [
         i
         for i, (f, row) in enumerate(zip(found, p, strict=True))
-        if reach(frame.shape, f.x, f.y, below) >= OUTWARD_REACH
-        and reported_cocked(f, row, names, kind)
+        if reported_cocked(f, row, names, kind)
     ]
+    if not cocked:
+        return found, p, set()
+    if below is None and kind in OUTWARD_AXIS_KINDS:
+        below = _axis_point(frame, found, p, names, kind)
+    if below is None or reach(frame.shape, *below) < OUTWARD_OFF:
+        return found, p, set()
+    idx = [i for i in cocked if reach(frame.shape, found[i].x, found[i].y, below) >= OUTWARD_REACH]
     found, p, moved = list(found), p.copy(), set()
     best = _best_of(frame, [_outward(found[i], below) for i in idx], kind, below)
     for i, (m, row) in zip(idx, best, strict=True):
@@ -343,14 +344,11 @@ def _best_of(frame, moves: list[list[Found]], kind: str, below) -> list[tuple[Fo
     return out
 
 
-def _outward_point(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
-    """The axis network's point below the camera for the look further out alone, when a find
-    would be reported cocked (Détrak: of the 14 flat dice of seed 1's oblique photos it reported
-    cocked, 1 lay in a frame its searches placed a point for; and all crops read about the
-    axis network's point lost flat dice on Blender photos, session 27)."""
-    names = kind_classes(kind)
-    if not any(reported_cocked(f, row, names, kind) for f, row in zip(found, p, strict=True)):
-        return None
+def _axis_point(frame: np.ndarray, found: list[Found], p: np.ndarray, names: tuple, kind: str):
+    """The axis network's point below the camera, from the sure flat finds read as faces, for
+    the look further out alone (Détrak: of the 14 flat dice of seed 1's oblique photos it
+    reported cocked, 1 lay in a frame its searches placed a point for; and all crops read about
+    the axis network's point lost flat dice on Blender photos, session 27)."""
     best = p.argmax(axis=1)
     dice = [
         (f.x, f.y, f.size)
