@@ -295,3 +295,31 @@ def test_rendered_scenes_give_detector_patches_with_left_out_dice_masked(tmp_pat
     assert hidden.targets[:, :2].max() == 0.0
     assert hidden.mask.min() == 0.0
     assert photoreal_patches([tmp_path / "none"], seed=1, per_frame=2) is None
+
+
+def test_a_share_of_the_detectors_photos_is_drawn_oblique_and_none_changes_the_rest():
+    """`detect_train --tilted`: the draw of the oblique photos is its own, so a share of 0 makes
+    every earlier recipe's photos, and a share of 1 tilts every photo 10-30 degrees."""
+    from vision.learned.detect_data import TILTED, synth_frame
+
+    seen = {}
+
+    def fake_render(kind, rng, **cond):
+        seen[len(seen)] = cond
+        raise StopIteration
+
+    import vision.synth.scene as scene
+
+    original = scene.render_scene
+    scene.render_scene = fake_render
+    try:
+        for tilted in (0.0, 1.0):
+            for i in range(8):
+                with pytest.raises(StopIteration):
+                    synth_frame("pips", 5, i, tilted)
+    finally:
+        scene.render_scene = original
+    plain, oblique = [seen[k] for k in range(8)], [seen[k] for k in range(8, 16)]
+    assert all("tilt" not in c for c in plain)
+    assert all(TILTED[0] <= c["tilt"] <= TILTED[1] for c in oblique)
+    assert [dict(c, tilt=None) for c in oblique] == [dict(c, tilt=None) for c in plain]

@@ -60,3 +60,23 @@ def test_a_file_of_other_layers_is_refused_with_what_was_expected(tmp_path):
     onnx.save(helper.make_model(graph), str(tmp_path / "other.onnx"))
     with pytest.raises(ValueError, match="expected build_model's layers, found Sigmoid"):
         from_onnx(tmp_path / "other.onnx")
+
+
+def test_the_stored_detector_comes_back_as_the_network_opencv_reads():
+    from vision.learned.detect_train import from_onnx as detector_from_onnx
+
+    path = MODELS / "dice.onnx"
+    x = np.random.default_rng(3).normal(size=(1, 3, 96, 128)).astype(np.float32)
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(x)
+    with torch.no_grad():
+        got = detector_from_onnx(path).eval()(torch.from_numpy(x)).numpy()
+    assert got.shape == (1, 5, 24, 32)
+    assert np.abs(got - net.forward()).max() < 1e-4
+
+
+def test_a_classifier_is_no_detector_to_train_further():
+    from vision.learned.detect_train import from_onnx as detector_from_onnx
+
+    with pytest.raises(ValueError, match="expected 10 convolutions"):
+        detector_from_onnx(MODELS / "faces-wide.onnx")

@@ -26,6 +26,7 @@ MIN_VISIBLE = 0.5  # a die hidden more than this is masked out (neither die nor 
 SYNTH_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1600, 1200), (1920, 1080))
 SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
 SIM_SIZES = ((640, 480), (960, 720), (1280, 960))
+TILTED = (10.0, 30.0)  # an oblique phone photo's tilt from vertical, degrees
 HEADS = 5  # flat heat, cocked heat, log size, offset x, offset y
 
 
@@ -48,13 +49,19 @@ def joined(parts: list[Patches]) -> Patches:
     )
 
 
-def synth_frame(kind: str, seed: int, i: int) -> tuple[np.ndarray, list[dict]]:
-    """One synthetic photo (every condition drawn) and its dice."""
+def synth_frame(kind: str, seed: int, i: int, tilted: float = 0.0) -> tuple[np.ndarray, list[dict]]:
+    """One synthetic photo (every condition drawn) and its dice; `tilted`, the share of photos
+    drawn oblique (TILTED degrees), on top of the 18 % the conditions draw so: the detector puts
+    oblique flat dice toward the side face the photo shows (docs/vision-history.md, Session 34).
+    Its own draw, so 0 makes every earlier recipe's photos."""
     from vision.synth.scene import render_scene
 
     rng = np.random.default_rng([seed, i, 17])
     frame = SYNTH_FRAMES[rng.integers(len(SYNTH_FRAMES))]
     cond = {"frame": frame, "n_dice": int(rng.integers(2, 29)), "cocked": int(rng.integers(0, 5))}
+    lean = np.random.default_rng([seed, i, 43])
+    if lean.random() < tilted:
+        cond["tilt"] = float(lean.uniform(*TILTED))
     scene = render_scene(kind, np.random.default_rng([seed, i, 19]), **cond)
     return scene.image, [t.to_json() for t in scene.dice]
 
@@ -134,12 +141,15 @@ def targets_for(dice: list[dict], side: int) -> tuple[np.ndarray, np.ndarray]:
     return t, mask
 
 
-def generate(kind: str, seed: int, scenes: int, sim_tables: int, per_frame: int, log=print):
-    """Patches from `scenes` synthetic photos and `sim_tables` x 8 simulated still frames."""
+def generate(
+    kind: str, seed: int, scenes: int, sim_tables: int, per_frame: int, tilted=0.0, log=print
+):
+    """Patches from `scenes` synthetic photos (`tilted` of them oblique) and `sim_tables` x 8
+    simulated still frames."""
     rng = np.random.default_rng([seed, 29])
     parts = []
     for i in range(scenes):
-        image, dice = synth_frame(kind, seed, i)
+        image, dice = synth_frame(kind, seed, i, tilted)
         parts.append(patches_of_frame(image, dice, rng, per_frame))
     for t in range(sim_tables):
         for image, dice in sim_frames(kind, seed, t, 8):

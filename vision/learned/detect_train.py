@@ -79,12 +79,12 @@ def build_model():
 
 
 def _generate_kind(args):
-    kind, seed, scenes, sim_tables, per_frame = args
-    return generate(kind, seed, scenes, sim_tables, per_frame)
+    kind, seed, scenes, sim_tables, per_frame, tilted = args
+    return generate(kind, seed, scenes, sim_tables, per_frame, tilted)
 
 
-def make_data(seed, scenes, sim_tables, per_frame, workers=2) -> Patches:
-    jobs = [(k, seed, scenes, sim_tables, per_frame) for k in ("pips", "strike", "detrak")]
+def make_data(seed, scenes, sim_tables, per_frame, workers=2, tilted=0.0) -> Patches:
+    jobs = [(k, seed, scenes, sim_tables, per_frame, tilted) for k in ("pips", "strike", "detrak")]
     with Pool(workers) as pool:
         parts = pool.map(_generate_kind, jobs)
     return joined(parts)
@@ -135,17 +135,63 @@ def loss_fn(out, targets, mask, cocked_weight: float = COCKED_WEIGHT):
     return (lp + ln) / npos + l1.sum() / npos
 
 
-def train(data: Patches, epochs: int, seed: int, log=print, cocked_weight: float = COCKED_WEIGHT):
+def from_onnx(path) -> object:
+    """build_model()'s network with an exported detector's weights, to train further.
+
+    The export folds each batch norm into its convolution: the network comes back with biased
+    convolutions and no batch norm, so a fine-tune starts from exactly what the product reads."""
+    import onnx
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    stored = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in graph.initializer}
+    convs = [n for n in graph.node if n.op_type == "Conv"]
+    model = build_model()
+    blocks = [m for m in model.modules() if isinstance(m, nn.Sequential) and len(m) == 3]
+    blocks = [b for b in blocks if isinstance(b[1], nn.BatchNorm2d)]
+    if len(convs) != len(blocks) + 1 or any(len(n.input) < 3 for n in convs):
+        raise ValueError(f"{path}: expected {len(blocks) + 1} convolutions, found {len(convs)}")
+    weights = [(stored[n.input[1]], stored[n.input[2]]) for n in convs]
+    for block, (w, b) in zip(blocks, weights, strict=False):
+        old = block[0]
+        if tuple(old.weight.shape) != w.shape:
+            raise ValueError(f"{path}: a convolution of shape {w.shape}, expected {old.weight.shape}")
+        conv = nn.Conv2d(
+            old.in_channels, old.out_channels, 3, old.stride, old.padding, old.dilation
+        )
+        conv.weight.data, conv.bias.data = _tensor(w), _tensor(b)
+        block[0], block[1] = conv, nn.Identity()
+    model.head.weight.data, model.head.bias.data = (_tensor(a) for a in weights[-1])
+    return model
+
+
+def _tensor(a):
+    import torch
+
+    return torch.from_numpy(a.copy())
+
+
+def train(
+    data: Patches,
+    epochs: int,
+    seed: int,
+    log=print,
+    cocked_weight: float = COCKED_WEIGHT,
+    init=None,
+    max_lr: float = 3e-3,
+):
+    """A new detector, or the exported one at `init` trained further."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
-    model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    model = from_onnx(init) if init else build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     batch = 32
     steps = epochs * (len(data.images) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     rng = np.random.default_rng([seed, 41])
     for epoch in range(epochs):
         model.train()
@@ -212,6 +258,11 @@ def main(argv=None) -> int:
         default=COCKED_WEIGHT,
         help="the focal loss's weight on cocked centres (5: det18, not kept)",
     )
+    p.add_argument(
+        "--tilted", type=float, default=0.0, help="share of the synthetic photos drawn oblique"
+    )
+    p.add_argument("--init", type=Path, help="an exported detector to train further")
+    p.add_argument("--max-lr", type=float, default=3e-3, help="the one-cycle schedule's peak")
     p.add_argument("--out", type=Path, default=MODELS)
     args = p.parse_args(argv)
     t0 = time.time()
@@ -219,7 +270,9 @@ def main(argv=None) -> int:
         z = np.load(args.cache)
         data = Patches(z["images"], z["targets"], z["mask"])
     else:
-        data = make_data(args.seed, args.scenes, args.sim_tables, args.per_frame)
+        data = make_data(
+            args.seed, args.scenes, args.sim_tables, args.per_frame, tilted=args.tilted
+        )
         if args.cache:
             np.savez(args.cache, images=data.images, targets=data.targets, mask=data.mask)
     rendered = photoreal_patches(args.photoreal, args.seed, args.photoreal_per_frame)
@@ -227,8 +280,19 @@ def main(argv=None) -> int:
         print(f"{len(rendered.images)} patches of rendered scenes", flush=True)
         data = joined([data, rendered])
     print(f"{len(data.images)} patches ({time.time() - t0:.0f} s)", flush=True)
-    model = train(data, args.epochs, args.seed, lambda s: print(s, flush=True), args.cocked_weight)
+    model = train(
+        data,
+        args.epochs,
+        args.seed,
+        lambda s: print(s, flush=True),
+        args.cocked_weight,
+        args.init,
+        args.max_lr,
+    )
     figures = {"seed": args.seed, "patches": int(len(data.images))}
+    for name in ("tilted", "init", "max_lr"):
+        if getattr(args, name) != p.get_default(name):
+            figures[name] = str(getattr(args, name)) if name == "init" else getattr(args, name)
     if args.cocked_weight != COCKED_WEIGHT:
         figures["cocked_weight"] = args.cocked_weight
     if args.photoreal:
