@@ -156,7 +156,9 @@ def from_onnx(path) -> object:
     for block, (w, b) in zip(blocks, weights, strict=False):
         old = block[0]
         if tuple(old.weight.shape) != w.shape:
-            raise ValueError(f"{path}: a convolution of shape {w.shape}, expected {old.weight.shape}")
+            raise ValueError(
+                f"{path}: a convolution of shape {w.shape}, expected {old.weight.shape}"
+            )
         conv = nn.Conv2d(
             old.in_channels, old.out_channels, 3, old.stride, old.padding, old.dilation
         )
