@@ -243,12 +243,12 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
     (die,) = scene.dice
     names = kind_classes("pips")
     bare = (40.0, 40.0) if math.hypot(die.x - 40, die.y - 40) > 150 else (600.0, 440.0)
-    found = [
-        Found(die.x + 0.3 * die.size, die.y, die.size, flat_score=0.6, cocked_score=0.1),
-        Found(*bare, die.size, flat_score=0.5, cocked_score=0.1),
-        Found(*bare, die.size, flat_score=0.35, cocked_score=0.1),  # the coldest: left alone
+    looked = read_learned.RELOOKS
+    found = [Found(die.x + 0.3 * die.size, die.y, die.size, flat_score=0.6, cocked_score=0.1)]
+    found += [  # on bare table, colder and colder: the last is left alone
+        Found(*bare, die.size, flat_score=0.55 - 0.05 * k, cocked_score=0.1) for k in range(looked)
     ]
-    p = np.stack([_row(names, "none")] * 3)
+    p = np.stack([_row(names, "none")] * len(found))
     crops = []
     real = read_learned.probabilities
 
@@ -258,7 +258,7 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
 
     monkeypatch.setattr(read_learned, "probabilities", counted)
     moved, q = read_learned._look_around(scene.image, found, p, "pips", None)
-    assert crops == [2 * len(read_learned.AROUND)]
+    assert crops == [looked * len(read_learned.AROUND)]
     assert moved[0] in read_learned._around(found[0])  # one of the crops around it
     assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.6 * die.size
     assert names[int(q[0].argmax())] == die.face

@@ -55,7 +55,7 @@ DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found a
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
 MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
 RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
-RELOOKS = 2  # ...the hottest few of a frame (a tray's prints make dozens of such finds)
+RELOOKS = 4  # ...the hottest few of a frame (a tray's prints make dozens of such finds; 2 to 4: session 34)
 RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
 RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
 # the kinds whose flat dice an oblique photo shows reported cocked are looked at further out
