@@ -80,3 +80,21 @@ def test_a_classifier_is_no_detector_to_train_further():
 
     with pytest.raises(ValueError, match="expected 10 convolutions"):
         detector_from_onnx(MODELS / "faces-wide.onnx")
+
+
+def test_a_halved_detector_comes_back_as_the_network_the_product_reads(tmp_path):
+    import shutil
+
+    from vision.learned.detect_train import from_onnx as detector_from_onnx
+    from vision.learned.half import halve
+    from vision.learned.onnx_net import read_onnx
+
+    path = tmp_path / "dice.onnx"
+    shutil.copy(MODELS / "dice.onnx", path)
+    halve(path)
+    x = np.random.default_rng(4).normal(size=(1, 3, 64, 64)).astype(np.float32)
+    net = read_onnx(path)
+    net.setInput(x)
+    with torch.no_grad():
+        got = detector_from_onnx(path).eval()(torch.from_numpy(x)).numpy()
+    assert np.abs(got - net.forward()).max() < 1e-3

@@ -142,17 +142,18 @@ def from_onnx(path) -> object:
     convolutions and no batch norm, so a fine-tune starts from exactly what the product reads."""
     import onnx
     import torch.nn as nn
-    from onnx import numpy_helper
+
+    from .network import exported_weights
 
     graph = onnx.load(str(path)).graph
-    stored = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in graph.initializer}
+    weight = exported_weights(graph)
     convs = [n for n in graph.node if n.op_type == "Conv"]
     model = build_model()
     blocks = [m for m in model.modules() if isinstance(m, nn.Sequential) and len(m) == 3]
     blocks = [b for b in blocks if isinstance(b[1], nn.BatchNorm2d)]
     if len(convs) != len(blocks) + 1 or any(len(n.input) < 3 for n in convs):
         raise ValueError(f"{path}: expected {len(blocks) + 1} convolutions, found {len(convs)}")
-    weights = [(stored[n.input[1]], stored[n.input[2]]) for n in convs]
+    weights = [(weight(n.input[1]), weight(n.input[2])) for n in convs]
     for block, (w, b) in zip(blocks, weights, strict=False):
         old = block[0]
         if tuple(old.weight.shape) != w.shape:
@@ -162,16 +163,10 @@ def from_onnx(path) -> object:
         conv = nn.Conv2d(
             old.in_channels, old.out_channels, 3, old.stride, old.padding, old.dilation
         )
-        conv.weight.data, conv.bias.data = _tensor(w), _tensor(b)
+        conv.weight.data, conv.bias.data = w, b
         block[0], block[1] = conv, nn.Identity()
-    model.head.weight.data, model.head.bias.data = (_tensor(a) for a in weights[-1])
+    model.head.weight.data, model.head.bias.data = weights[-1]
     return model
-
-
-def _tensor(a):
-    import torch
-
-    return torch.from_numpy(a.copy())
 
 
 def train(

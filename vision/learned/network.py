@@ -44,6 +44,21 @@ def build_model(full_res_layers: int = 2, width: float = 1.0):
     )
 
 
+def exported_weights(graph):
+    """name -> float32 torch tensor of an exported network's weights, as its layers name them
+    (a weight stored as float16 is named by the Cast that widens it: half.py)."""
+    import torch
+    from onnx import numpy_helper
+
+    stored = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in graph.initializer}
+    cast = {n.output[0]: n.input[0] for n in graph.node if n.op_type == "Cast"}
+
+    def weight(name):
+        return torch.from_numpy(stored[cast.get(name, name)].copy())
+
+    return weight
+
+
 def from_onnx(path) -> object:
     """The torch network of an exported classifier, its weights as exported, to train further.
 
@@ -52,9 +67,7 @@ def from_onnx(path) -> object:
     reads (the weights may be stored as float16, half.py) and exports the same layers again.
     """
     import onnx
-    import torch
     import torch.nn as nn
-    from onnx import numpy_helper
 
     simple = {
         "Relu": nn.ReLU,
@@ -63,12 +76,7 @@ def from_onnx(path) -> object:
         "Flatten": nn.Flatten,
     }
     graph = onnx.load(str(path)).graph
-    stored = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in graph.initializer}
-    cast = {n.output[0]: n.input[0] for n in graph.node if n.op_type == "Cast"}
-
-    def weight(name):
-        return torch.from_numpy(stored[cast.get(name, name)].copy())
-
+    weight = exported_weights(graph)
     layers = []
     for node in graph.node:
         if node.op_type == "Conv":
