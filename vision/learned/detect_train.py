@@ -3,6 +3,8 @@ extra; the product never imports this module).
 
     .venv/bin/python -m vision.learned.detect_train                # writes models/dice.onnx
     .venv/bin/python -m vision.learned.detect_train --scenes 20 --sim-tables 1 --epochs 1 --out /tmp/d
+    .venv/bin/python -m vision.learned.detect_train --init vision/learned/models/dice.onnx \
+        --max-lr 1e-3 --epochs 3 --tilted 0.4 --out /tmp/t1   # trained further, more oblique photos
 
 A small encoder-decoder (CenterNet-like, four downsamplings and two upsamplings back to a stride
 of 4) over the whole resized frame: per output cell, the chance that a flat die's centre is there,
