@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.find_report import worth_a_look  # noqa: E402
 from vision.learned import detector  # noqa: E402
 from vision.read_learned import NEARER_KINDS, WHOLE_KINDS  # noqa: E402
+from vision.read_learned import OUTWARD_REACH as FAR  # noqa: E402  (where it looks further out)
 from vision.synth.scene import benchmark_scene  # noqa: E402
 
 OFF = 0.2  # of a side: a find this far off its top face reads its side face too
-FAR = 0.4  # frame lengths from the point below: read_learned.OUTWARD_REACH
 SAME = 0.6  # of a side: the nearest find this near is the die's
 
 

@@ -156,7 +156,7 @@ def from_onnx(path) -> object:
     if len(convs) != len(blocks) + 1 or any(len(n.input) < 3 for n in convs):
         raise ValueError(f"{path}: expected {len(blocks) + 1} convolutions, found {len(convs)}")
     weights = [(weight(n.input[1]), weight(n.input[2])) for n in convs]
-    for block, (w, b) in zip(blocks, weights, strict=False):
+    for block, (w, b) in zip(blocks, weights[:-1], strict=True):
         old = block[0]
         if tuple(old.weight.shape) != w.shape:
             raise ValueError(
