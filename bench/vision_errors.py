@@ -16,6 +16,9 @@ It listens to the reader's steps (the detector's finds, the finds and readings i
 the reports before one per die is kept) without changing them: the readings are read()'s own.
 With --zoom DIR each error is drawn there, enlarged: truth in green (cocked: yellow), the
 reports in red, the detector's finds in blue (flat) or magenta (cocked) with their heats.
+With --oracle each die lost is read again as if the detector had found it perfectly (at its
+truth's centre and side, turned about the reader's point below the camera), by the same report
+rules: whether a better find or a better reading is what it lacked (session 35).
 """
 
 from __future__ import annotations
@@ -35,8 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_vision import match  # noqa: E402
 
 from vision import read, read_learned  # noqa: E402
+from vision.find_report import flat  # noqa: E402
+from vision.learned import crop_die, probabilities  # noqa: E402
 from vision.learned.classes import COCKED, kind_classes  # noqa: E402
-from vision.synth.scene import KINDS, benchmark_scene  # noqa: E402
+from vision.learned.detector import Found  # noqa: E402
+from vision.synth.scene import KINDS, TruthDie, benchmark_scene  # noqa: E402
 
 NEAR = 0.6  # a find or report this near a die's centre, in its sides, is of that die (as match)
 
@@ -58,6 +64,7 @@ def listening():
     def look_outward(*a, **k):  # the last of the looks: what the reports are made from
         found, p, moved = saved["_look_outward"](*a, **k)
         heard["read"] = found, p
+        heard["below"] = k["below"] if "below" in k else a[4]
         return found, p, moved
 
     def one_per_die(dice):
@@ -104,6 +111,25 @@ def why(t, die, heard: dict, names: tuple) -> tuple[str, str] | None:
         row = rows[near[0]]
         return "flat die found, dropped", f"classifier {names[int(row.argmax())]} {row.max():.2f}"
     return "flat die found, moved off it by a later look", ""
+
+
+def at_truth(frame, t, kind: str, below=None) -> str:
+    """What the report rules make of truth die `t` found perfectly: a flat find at its centre
+    and side, sure and not half cocked, read from its crop turned about `below` (the reader's
+    point below the camera; None, the frame's centre)."""
+    names = kind_classes(kind)
+    row = probabilities([crop_die(frame, t.x, t.y, t.size, below)], kind)[0]
+    return verdict(t, flat(Found(t.x, t.y, t.size, 1.0, 0.0), row, names, kind))
+
+
+def verdict(t, die) -> str:
+    if die is None:
+        return "no die"
+    if die.cocked:
+        return "cocked"
+    if t.cocked:
+        return "a face"
+    return "right" if str(die.face) == str(t.face) else "misread"
 
 
 def _odds(die, heard: dict, names: tuple) -> str:
@@ -171,6 +197,9 @@ def main(argv=None) -> int:
     ap.add_argument("--n", type=int, default=150, help="scenes (default 150, as bench_vision)")
     ap.add_argument("--scenes", default=None, help="only these scene indices, e.g. 35,80")
     ap.add_argument("--zoom", type=Path, default=None, help="draw each error here")
+    ap.add_argument(
+        "--oracle", action="store_true", help="read each die lost again from a perfect find"
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -179,7 +208,7 @@ def main(argv=None) -> int:
         ap.error(f"--scenes: expected scene indices separated by commas, got {args.scenes!r}")
     if args.zoom:
         args.zoom.mkdir(parents=True, exist_ok=True)
-    groups = Counter()
+    groups, oracle = Counter(), Counter()
     for i in indices:
         scene = benchmark_scene(args.kind, i, args.seed)
         cond = scene.conditions
@@ -187,15 +216,26 @@ def main(argv=None) -> int:
         for at, step, details in errors:
             groups[step] += 1
             w, h = cond["frame"]
+            perfect = ""
+            if args.oracle and isinstance(at, TruthDie):
+                got = at_truth(scene.image, at, args.kind, heard.get("below"))
+                oracle[(step, got)] += 1
+                perfect = f" | found perfectly: {got}"
             print(
                 f"scene {i:3d} ({at.x:.0f}, {at.y:.0f}) {at.size:.0f} px: {step}"
                 f"{': ' + details if details else ''}"
                 f" | {w}x{h} {cond['background']} {cond['die_colour']} tilt {cond['tilt']:.0f}"
+                f"{perfect}"
             )
             if args.zoom:
                 name = f"{args.kind}_{args.seed}_{i}_{at.x:.0f}_{at.y:.0f}.png"
                 zoom(scene, dice, heard, at, args.zoom / name)
     print("by step:", ", ".join(f"{k}: {v}" for k, v in groups.most_common()))
+    if args.oracle:
+        print(
+            "found perfectly:",
+            ", ".join(f"{s} -> {g}: {v}" for (s, g), v in sorted(oracle.items())),
+        )
     return 0
 
 

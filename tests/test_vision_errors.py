@@ -2,6 +2,7 @@
 and listening to the reader's steps leaves the reader as it was."""
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -76,3 +77,28 @@ def test_listening_hears_the_readers_steps_and_leaves_it_as_it_was():
     assert len(heard["read"][0]) == len(heard["read"][1]) >= len(dice)
     right = len(scene.dice) - sum(1 for at, *_ in errors if isinstance(at, TruthDie))
     assert right >= len(scene.dice) - 3  # scene 3 is read nearly all right (its errors: 1)
+
+
+def test_the_verdict_of_a_perfect_find_names_what_the_rules_report():
+    flat = TruthDie(3, 100.0, 100.0, 40.0, True, False)
+    cocked = TruthDie(None, 100.0, 100.0, 40.0, True, True, tip=30.0)
+    verdict = vision_errors.verdict
+    assert verdict(flat, Die(3, 100, 100, 40, confidence=0.9)) == "right"
+    assert verdict(flat, Die(5, 100, 100, 40, confidence=0.9)) == "misread"
+    assert verdict(flat, Die(None, 100, 100, 40, cocked=True)) == "cocked"
+    assert verdict(flat, None) == "no die"
+    assert verdict(cocked, Die(4, 100, 100, 40, confidence=0.9)) == "a face"
+    assert verdict(cocked, Die(None, 100, 100, 40, cocked=True)) == "cocked"
+
+
+def test_a_die_read_right_is_read_right_from_its_truth_too():
+    if not read_learned.enabled("pips"):
+        pytest.skip("the learned reader's networks are not there")
+    scene = benchmark_scene("pips", 3, seed=0)
+    dice, heard, errors = vision_errors.errors_of(scene, "pips")
+    lost = {id(at) for at, *_ in errors}
+    right = [t for t in scene.dice if id(t) not in lost and not t.cocked]
+    got = [vision_errors.at_truth(scene.image, t, "pips", heard.get("below")) for t in right]
+    assert len(right) >= 5 and got.count("right") >= len(right) - 1
+    other_face = replace(right[0], face=right[0].face % 6 + 1)  # the truth says another face
+    assert vision_errors.at_truth(scene.image, other_face, "pips") != "right"
