@@ -24,6 +24,7 @@ rules: whether a better find or a better reading is what it lacked (session 35).
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 import sys
 from collections import Counter
@@ -64,7 +65,7 @@ def listening():
     def look_outward(*a, **k):  # the last of the looks: what the reports are made from
         found, p, moved = saved["_look_outward"](*a, **k)
         heard["read"] = found, p
-        heard["below"] = k["below"] if "below" in k else a[4]
+        heard["below"] = inspect.signature(saved["_look_outward"]).bind(*a, **k).arguments["below"]
         return found, p, moved
 
     def one_per_die(dice):
@@ -123,6 +124,7 @@ def at_truth(frame, t, kind: str, below=None) -> str:
 
 
 def verdict(t, die) -> str:
+    """One word for what a report makes of truth die `t`, in the words the summary counts."""
     if die is None:
         return "no die"
     if die.cocked:

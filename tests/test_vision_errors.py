@@ -75,6 +75,7 @@ def test_listening_hears_the_readers_steps_and_leaves_it_as_it_was():
     ) == before
     assert len(heard["finds"]) >= len(dice) > 0
     assert len(heard["read"][0]) == len(heard["read"][1]) >= len(dice)
+    assert "below" in heard  # the point the crops were turned about (None: the frame's centre)
     right = len(scene.dice) - sum(1 for at, *_ in errors if isinstance(at, TruthDie))
     assert right >= len(scene.dice) - 3  # scene 3 is read nearly all right (its errors: 1)
 
