@@ -62,10 +62,12 @@ def listening():
         heard["finds"] = saved["find_dice"](*a, **k)
         return heard["finds"]
 
+    outward_args = inspect.signature(saved["_look_outward"])
+
     def look_outward(*a, **k):  # the last of the looks: what the reports are made from
         found, p, moved = saved["_look_outward"](*a, **k)
         heard["read"] = found, p
-        heard["below"] = inspect.signature(saved["_look_outward"]).bind(*a, **k).arguments["below"]
+        heard["below"] = outward_args.bind(*a, **k).arguments["below"]
         return found, p, moved
 
     def one_per_die(dice):
