@@ -15,6 +15,8 @@ and prints, against the exact truth of the renderer:
 - speed: the median ms of read() on 1280 x 960 frames with 20 dice, one thread (decode not counted),
   without and with a calibration (the arena and dice size of a first reading).
 With --hinted, each scene is read knowing its dice's size (the watcher's steady state).
+With --moved PX, each scene is read moved by PX pixels, its truth with it: how much of the counts
+is the exact frames a reader was tuned on (docs/vision-history.md, "Session 36").
 With --failures DIR, each scene with an error is written there with the reading drawn over it.
 With --fit-confidence FILE, it instead reads a separate set (seed + 1, or --fit-seeds) with raw
 scores and writes the table that vision/confidence.py turns raw scores into confidences with.
@@ -39,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from vision import confidence, draw_overlay, find_report, read, read_learned  # noqa: E402
 from vision.calibration import Calibration  # noqa: E402
-from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
+from vision.synth.scene import benchmark_set, moved, render_scene  # noqa: E402
 
 SURE = 0.9
 
@@ -315,6 +317,13 @@ def main() -> int:
         default=None,
         help="comma-separated benchmark seeds the fit reads (default: seed + 1)",
     )
+    p.add_argument(
+        "--moved",
+        type=int,
+        default=0,
+        metavar="PX",
+        help="read each scene moved by PX pixels (vision.synth.scene.moved): the error count's noise",
+    )
     add_json_option(p)
     args = p.parse_args()
     cv2.setNumThreads(1)
@@ -335,6 +344,7 @@ def main() -> int:
     for kind in args.kinds.split(","):
         tally = Tally()
         for i, scene in enumerate(benchmark_set(kind, args.n, args.seed)):
+            scene = moved(scene, args.moved) if args.moved else scene
             readings = read(scene.image, kind, _hint(scene) if args.hinted else None, "auto")
             if tally.scene(scene, readings) and out:
                 cv2.imwrite(str(out / f"{kind}_{i:03d}.png"), draw_overlay(scene.image, readings))

@@ -51,13 +51,19 @@ def summed(counts: list[dict]) -> dict:
     return dict(total)
 
 
+def set_name(a, seed: int) -> str:
+    """A seed's set, and how far it was moved: the counts of a moved set are another set's."""
+    return f"seed{seed}" + (f"-moved{a.moved}" if getattr(a, "moved", 0) else "")
+
+
 def jobs(trees: dict[str, Path], a, out: Path) -> list[tuple[list[str], Path, Path]]:
     """(command, tree to run it in, the counts file it writes), for every tree and set."""
     todo = []
     for label, tree in trees.items():
         for seed in a.seeds:
-            path = out / f"{label}-seed{seed}.json"
+            path = out / f"{label}-{set_name(a, seed)}.json"
             cmd = ["bench/bench_vision.py", "--n", str(a.n), "--seed", str(seed), "--no-speed"]
+            cmd += ["--moved", str(a.moved)] if a.moved else []
             todo.append(([*cmd, "--kinds", ",".join(a.kinds), "--json", str(path)], tree, path))
         if a.blender:
             path = out / f"{label}-blender.json"
@@ -85,7 +91,7 @@ def _counted(path: Path, cmd: list[str]) -> bool:
 
 def table(out: Path, a) -> list[str]:
     """A markdown table: a row per set and kind (and the seeds' sum), the two trees side by side."""
-    sets = [f"seed{s}" for s in a.seeds] + (["blender"] if a.blender else [])
+    sets = [set_name(a, s) for s in a.seeds] + (["blender"] if a.blender else [])
     head = "| set | kind | " + " | ".join(f"{t}: errors, cocked, wrong >= 0.9, F1" for t in TREES)
     lines = [head + " |", "|---|---|---|---|"]
     for kind in a.kinds:
@@ -93,7 +99,7 @@ def table(out: Path, a) -> list[str]:
         for name in sets:
             rows[name] = [_counts(out / f"{t}-{name}.json", kind) for t in TREES]
         if len(a.seeds) > 1:
-            rows["seeds"] = [summed([rows[f"seed{s}"][j] for s in a.seeds]) for j in range(2)]
+            rows["seeds"] = [summed([rows[set_name(a, s)][j] for s in a.seeds]) for j in range(2)]
         for name, pair in rows.items():
             if all(pair):
                 cells = " | ".join(_cell(figures(c)) for c in pair)
@@ -118,6 +124,7 @@ def main(argv=None) -> int:
     p.add_argument("--n", type=int, default=150, help="scenes per kind and seed")
     p.add_argument("--blender", type=Path, nargs="*", default=[], help="rendered scene dirs")
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--moved", type=int, default=0, metavar="PX", help="every scene moved by PX px")
     p.add_argument("--out", type=Path, default=None, help="keep the counts here (resumable)")
     p.add_argument("--python", default=sys.executable, help="the interpreter of both trees")
     a = p.parse_args(argv)

@@ -46,3 +46,14 @@ def test_a_tree_against_itself_reads_the_same_and_is_not_run_twice(tmp_path, cap
     path.write_text(json.dumps(kept))
     assert main([str(ROOT), *args]) == 0
     assert json.loads(path.read_text())["n"] == 2
+
+
+def test_a_moved_set_is_counted_apart_from_the_set_itself(tmp_path, capsys):
+    """--moved: the same seed read moved is another set, kept in its own file (not taken for the
+    unmoved counts already there), and its frames are moved (here: a count per tree is written)."""
+    args = ["--kinds", "strike", "--seeds", "0", "--n", "1", "--jobs", "2", "--out", str(tmp_path)]
+    assert main([str(ROOT), *args, "--moved", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "| seed0-moved1 | strike |" in out
+    assert (tmp_path / "committed-seed0-moved1.json").is_file()
+    assert not (tmp_path / "committed-seed0.json").exists()

@@ -313,3 +313,25 @@ def test_a_phone_photo_is_drawn_at_its_size():
         patch = grey[y - r : y + r, x - r : x + r]
         step = np.abs(np.diff(patch, axis=1)).max()
         assert step >= 0.6 * (patch.max() - patch.min()), (d, step)
+
+
+def test_a_scene_moved_by_a_pixel_keeps_its_truth_on_its_dice():
+    """bench_vision --moved: the frame grows at the top left, and every truth point (a die's
+    centre, a cocked die's upper face, the point below, the arena) lands on the same pixels."""
+    from vision.synth.scene import benchmark_scene, moved
+
+    scene = benchmark_scene("strike", 3, 0)
+    m = moved(scene, 2)
+    h, w = scene.image.shape[:2]
+    assert m.image.shape[:2] == (h + 2, w + 2)
+    assert np.array_equal(m.image[2:, 2:], scene.image)
+    for d, e in zip(scene.dice, m.dice, strict=True):
+        assert (e.x, e.y, e.face, e.cocked) == (d.x + 2, d.y + 2, d.face, d.cocked)
+        if d.upper is not None:
+            assert e.upper == (d.upper[0] + 2, d.upper[1] + 2)
+    assert m.below == (scene.below[0] + 2, scene.below[1] + 2)
+    assert m.arena["centre"] == [scene.arena["centre"][0] + 2, scene.arena["centre"][1] + 2]
+    assert m.arena["axes"] == scene.arena["axes"]
+    assert moved(scene, 0).image.shape == scene.image.shape
+    with pytest.raises(ValueError, match="expected a number of pixels >= 0"):
+        moved(scene, -1)
