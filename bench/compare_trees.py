@@ -53,7 +53,7 @@ def summed(counts: list[dict]) -> dict:
 
 def set_name(a, seed: int) -> str:
     """A seed's set, and how far it was moved: the counts of a moved set are another set's."""
-    return f"seed{seed}" + (f"-moved{a.moved}" if getattr(a, "moved", 0) else "")
+    return f"seed{seed}" + (f"-moved{a.moved}" if a.moved else "")
 
 
 def jobs(trees: dict[str, Path], a, out: Path) -> list[tuple[list[str], Path, Path]]:

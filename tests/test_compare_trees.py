@@ -49,8 +49,8 @@ def test_a_tree_against_itself_reads_the_same_and_is_not_run_twice(tmp_path, cap
 
 
 def test_a_moved_set_is_counted_apart_from_the_set_itself(tmp_path, capsys):
-    """--moved: the same seed read moved is another set, kept in its own file (not taken for the
-    unmoved counts already there), and its frames are moved (here: a count per tree is written)."""
+    """--moved: the same seed read moved is another set, kept in its own file and row (so counts
+    of the unmoved set in the same --out are not taken for it, nor it for them)."""
     args = ["--kinds", "strike", "--seeds", "0", "--n", "1", "--jobs", "2", "--out", str(tmp_path)]
     assert main([str(ROOT), *args, "--moved", "1"]) == 0
     out = capsys.readouterr().out
