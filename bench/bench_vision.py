@@ -356,7 +356,8 @@ def main() -> int:
             ms, _ = speed(kind, calibrated=True)
             print(f"   ...with a calibration (arena, die size): {ms:.1f}")
     if args.json:
-        args.json.write_text(json.dumps({"seed": args.seed, "n": args.n, "kinds": counts}) + "\n")
+        kept = {"seed": args.seed, "n": args.n, "moved": args.moved, "kinds": counts}
+        args.json.write_text(json.dumps(kept) + "\n")  # which set it counts, moved or not
     return 0
 
 

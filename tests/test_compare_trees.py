@@ -55,5 +55,5 @@ def test_a_moved_set_is_counted_apart_from_the_set_itself(tmp_path, capsys):
     assert main([str(ROOT), *args, "--moved", "1"]) == 0
     out = capsys.readouterr().out
     assert "| seed0-moved1 | strike |" in out
-    assert (tmp_path / "committed-seed0-moved1.json").is_file()
+    assert json.loads((tmp_path / "committed-seed0-moved1.json").read_text())["moved"] == 1
     assert not (tmp_path / "committed-seed0.json").exists()
