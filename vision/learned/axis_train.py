@@ -76,6 +76,8 @@ def train(model, x, y, epochs: int, seed: int, log, max_lr: float = 3e-3):
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     gen = torch.Generator().manual_seed(seed)
+    mirror = torch.ones(ys.shape[1])  # a mirrored crop: its first target, across, changes sign
+    mirror[0] = -1.0
     for epoch in range(epochs):
         model.train()
         order = torch.randperm(len(x), generator=gen)
@@ -85,7 +87,7 @@ def train(model, x, y, epochs: int, seed: int, log, max_lr: float = 3e-3):
             xb, yb = xs[idx], ys[idx]
             flip = torch.rand(len(idx), generator=gen) < 0.5
             xb = torch.where(flip[:, None, None, None], xb.flip(3), xb)
-            yb = torch.where(flip[:, None], yb * torch.tensor([-1.0, 1.0]), yb)
+            yb = torch.where(flip[:, None], yb * mirror, yb)
             loss = F.smooth_l1_loss(model(xb), yb, beta=0.1)
             opt.zero_grad()
             loss.backward()

@@ -1,0 +1,144 @@
+"""Train the refiner (refine.py) on generated crops (refine_data.py), export it to ONNX.
+
+    python -m vision.learned.refine_train --scenes 300 --epochs 12 --cache FILE.npz
+
+Needs torch (the `train` extra); the product runs the export through OpenCV, its weights stored
+as float16 (half.py). Every kind's dice go into one network: where a die's top face lies in a
+crop is the same question for every kind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+from .axis_train import train
+from .classes import KINDS
+from .crops import CHANNELS, INPUT, to_input
+from .refine_data import refine_crops
+from .training_loop import logits_of
+
+SEED = 7300  # clear of the classifiers', the axis network's and the benchmark's seeds
+MODEL = Path(__file__).parent / "models" / "refine.onnx"
+
+
+def build_model():
+    """Three stages of two 3 x 3 convolutions (16, 32, 48 channels), then the 4 x 4 map read
+    whole (where in the crop the die lies is the answer: no global pooling), through 32 units:
+    about 75 k weights, 150 kB stored as float16."""
+    import torch.nn as nn
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(CHANNELS, 16),
+        *block(16, 16),
+        nn.MaxPool2d(2),
+        *block(16, 32),
+        *block(32, 32),
+        nn.MaxPool2d(2),
+        *block(32, 48),
+        *block(48, 48),
+        nn.MaxPool2d(2),
+        nn.Flatten(),
+        nn.Linear(48 * (INPUT // 8) ** 2, 32),
+        nn.ReLU(),
+        nn.Linear(32, 3),
+    )
+
+
+def _part(args):
+    kind, scenes, seed = args
+    return refine_crops(kind, scenes, seed, drawn=2)
+
+
+def make_data(scenes: int, seed: int, jobs: int):
+    """Crops and targets of `scenes` photos a kind, in `jobs` processes (the same either way)."""
+    chunk = 25
+    tasks = [
+        (kind, min(chunk, scenes - s), seed + s) for kind in KINDS for s in range(0, scenes, chunk)
+    ]
+    with Pool(jobs) as pool:
+        parts = pool.map(_part, tasks)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+def export(model, path: Path) -> None:
+    import torch
+
+    torch.onnx.export(
+        model,
+        torch.zeros(1, CHANNELS, INPUT, INPUT),
+        str(path),
+        input_names=["crops"],
+        output_names=["where"],
+        dynamic_axes={"crops": {0: "n"}, "where": {0: "n"}},
+        opset_version=13,
+        dynamo=False,
+    )
+
+
+def errors(pred: np.ndarray, truth: np.ndarray) -> dict:
+    """How far off the centres are (find sides) before and after refining, and the sizes."""
+    before = np.linalg.norm(truth[:, :2], axis=1)
+    after = np.linalg.norm(pred[:, :2] - truth[:, :2], axis=1)
+    far = before >= 0.2
+    size = np.abs(pred[:, 2] - truth[:, 2])
+    return {
+        "median_off_before": round(float(np.median(before)), 4),
+        "median_off_after": round(float(np.median(after)), 4),
+        "p90_off_after": round(float(np.percentile(after, 90)), 4),
+        "far_finds": int(far.sum()),
+        "far_within_0.1_after": round(float((after[far] < 0.1).mean()), 4) if far.any() else None,
+        "median_size_miss": round(float(np.median(np.expm1(size))), 4),
+    }
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=300, help="synthetic photos a kind")
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--cache", type=Path, help="an .npz to keep the crops in, or read them from")
+    ap.add_argument("--out", type=Path, default=MODEL)
+    a = ap.parse_args(argv)
+    t0 = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - t0:6.0f} s] {msg}", flush=True)
+
+    if a.cache and a.cache.exists():
+        z = np.load(a.cache)
+        x, y = z["crops"], z["targets"]
+    else:
+        x, y = make_data(a.scenes, a.seed, a.jobs)
+        if a.cache:
+            np.savez(a.cache, crops=x, targets=y)
+    log(f"{len(x)} crops")
+    test = np.arange(len(x)) % 10 == 0  # one crop in ten held out
+    blob = to_input(list(x))
+    import torch
+
+    from .half import halve
+
+    torch.set_num_threads(a.jobs)
+    model = train(build_model(), blob[~test], y[~test], a.epochs, a.seed, log)
+    held = errors(logits_of(model, blob[test]), y[test])
+    log(f"held-out crops: {held}")
+    export(model, a.out)
+    halve(a.out)
+    meta = {"scenes_a_kind": a.scenes, "epochs": a.epochs, "seed": a.seed, "crops": len(x)}
+    a.out.with_suffix(".json").write_text(json.dumps(meta | {"held_out": held}, indent=1) + "\n")
+    log(f"wrote {a.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
