@@ -27,26 +27,41 @@ SEED = 7100  # clear of the classifier's and the benchmark's seeds
 def build_model():
     """Three stages of two 3 x 3 convolutions (16, 32, 64 channels), then a 4 x 4 map read
     whole: where in the crop the side faces lie matters, so no global pooling."""
+    return located_net(3, (16, 32, 64), 64, 2)
+
+
+def located_net(planes: int, widths: tuple[int, int, int], units: int, outputs: int):
+    """Three stages of two 3 x 3 convolutions of `widths` channels, each pooled, then the
+    INPUT_SIDE / 8 map read whole through `units` to `outputs`: the shape of the networks that
+    say where something lies in a crop (this one, and the refiner's, refine_train.py)."""
     import torch.nn as nn
 
     def block(cin, cout):
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
 
+    layers, cin = [], planes
+    for width in widths:
+        layers += [*block(cin, width), *block(width, width), nn.MaxPool2d(2)]
+        cin = width
     return nn.Sequential(
-        *block(3, 16),
-        *block(16, 16),
-        nn.MaxPool2d(2),
-        *block(16, 32),
-        *block(32, 32),
-        nn.MaxPool2d(2),
-        *block(32, 64),
-        *block(64, 64),
-        nn.MaxPool2d(2),
+        *layers,
         nn.Flatten(),
-        nn.Linear(64 * (INPUT_SIDE // 8) ** 2, 64),
+        nn.Linear(cin * (INPUT_SIDE // 8) ** 2, units),
         nn.ReLU(),
-        nn.Linear(64, 2),
+        nn.Linear(units, outputs),
     )
+
+
+def cached(cache: Path | None, key: str, make):
+    """(crops, targets) from the .npz `cache` (targets under `key`) if it is there, else made
+    by `make()` and kept there: a second training skips the minutes of making them."""
+    if cache and cache.exists():
+        z = np.load(cache)
+        return z["crops"], z[key]
+    x, y = make()
+    if cache:
+        np.savez(cache, **{"crops": x, key: y})
+    return x, y
 
 
 def _part(args):
@@ -54,14 +69,15 @@ def _part(args):
     return axis_crops(kind, scenes, seed, per_die=2)
 
 
-def make_data(scenes: int, seed: int, jobs: int):
-    """Crops and offsets of `scenes` photos a kind, in `jobs` processes (the same either way)."""
+def make_data(scenes: int, seed: int, jobs: int, part=_part):
+    """Crops and targets of `scenes` photos a kind, in `jobs` processes (the same either way);
+    `part((kind, scenes, seed))` makes one chunk's (a module-level function: it is pickled)."""
     chunk = 25
     tasks = [
         (kind, min(chunk, scenes - s), seed + s) for kind in KINDS for s in range(0, scenes, chunk)
     ]
     with Pool(jobs) as pool:
-        parts = pool.map(_part, tasks)
+        parts = pool.map(part, tasks)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -99,17 +115,18 @@ def train(model, x, y, epochs: int, seed: int, log, max_lr: float = 3e-3):
     return model
 
 
-def export(model, path: Path) -> None:
+def export(model, path: Path, planes: int = 3, output: str = "offset") -> None:
+    """The network as ONNX, any number of crops at once (`planes` a crop: the refiner's 4)."""
     import torch
 
-    dummy = torch.zeros(1, 3, INPUT_SIDE, INPUT_SIDE)
+    dummy = torch.zeros(1, planes, INPUT_SIDE, INPUT_SIDE)
     torch.onnx.export(
         model,
         dummy,
         str(path),
         input_names=["crops"],
-        output_names=["offset"],
-        dynamic_axes={"crops": {0: "n"}, "offset": {0: "n"}},
+        output_names=[output],
+        dynamic_axes={"crops": {0: "n"}, output: {0: "n"}},
         opset_version=13,
         dynamo=False,
     )
@@ -154,13 +171,7 @@ def main(argv=None) -> int:
     def log(msg):
         print(f"[{time.time() - t0:6.0f} s] {msg}", flush=True)
 
-    if a.cache and a.cache.exists():
-        z = np.load(a.cache)
-        x, y = z["crops"], z["offsets"]
-    else:
-        x, y = make_data(a.scenes, a.seed, a.jobs)
-        if a.cache:
-            np.savez(a.cache, crops=x, offsets=y)
+    x, y = cached(a.cache, "offsets", lambda: make_data(a.scenes, a.seed, a.jobs))
     rendered = np.zeros(len(x), bool)
     if a.photoreal:
         px, py = photoreal_axis_crops(a.photoreal, a.seed, a.photoreal_per_die)

@@ -12,14 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 import numpy as np
 
-from .axis_train import train
-from .classes import KINDS
-from .crops import CHANNELS, INPUT, to_input
+from .axis_train import cached, export, located_net, make_data, train
+from .crops import CHANNELS, to_input
 from .refine_data import refine_crops
 from .training_loop import logits_of
 
@@ -31,57 +29,12 @@ def build_model():
     """Three stages of two 3 x 3 convolutions (16, 32, 48 channels), then the 4 x 4 map read
     whole (where in the crop the die lies is the answer: no global pooling), through 32 units:
     about 75 k weights, 150 kB stored as float16."""
-    import torch.nn as nn
-
-    def block(cin, cout):
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
-
-    return nn.Sequential(
-        *block(CHANNELS, 16),
-        *block(16, 16),
-        nn.MaxPool2d(2),
-        *block(16, 32),
-        *block(32, 32),
-        nn.MaxPool2d(2),
-        *block(32, 48),
-        *block(48, 48),
-        nn.MaxPool2d(2),
-        nn.Flatten(),
-        nn.Linear(48 * (INPUT // 8) ** 2, 32),
-        nn.ReLU(),
-        nn.Linear(32, 3),
-    )
+    return located_net(CHANNELS, (16, 32, 48), 32, 3)
 
 
 def _part(args):
     kind, scenes, seed = args
     return refine_crops(kind, scenes, seed, drawn=2)
-
-
-def make_data(scenes: int, seed: int, jobs: int):
-    """Crops and targets of `scenes` photos a kind, in `jobs` processes (the same either way)."""
-    chunk = 25
-    tasks = [
-        (kind, min(chunk, scenes - s), seed + s) for kind in KINDS for s in range(0, scenes, chunk)
-    ]
-    with Pool(jobs) as pool:
-        parts = pool.map(_part, tasks)
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-
-
-def export(model, path: Path) -> None:
-    import torch
-
-    torch.onnx.export(
-        model,
-        torch.zeros(1, CHANNELS, INPUT, INPUT),
-        str(path),
-        input_names=["crops"],
-        output_names=["where"],
-        dynamic_axes={"crops": {0: "n"}, "where": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
 
 
 def errors(pred: np.ndarray, truth: np.ndarray) -> dict:
@@ -114,13 +67,7 @@ def main(argv=None) -> int:
     def log(msg):
         print(f"[{time.time() - t0:6.0f} s] {msg}", flush=True)
 
-    if a.cache and a.cache.exists():
-        z = np.load(a.cache)
-        x, y = z["crops"], z["targets"]
-    else:
-        x, y = make_data(a.scenes, a.seed, a.jobs)
-        if a.cache:
-            np.savez(a.cache, crops=x, targets=y)
+    x, y = cached(a.cache, "targets", lambda: make_data(a.scenes, a.seed, a.jobs, _part))
     log(f"{len(x)} crops")
     test = np.arange(len(x)) % 10 == 0  # one crop in ten held out
     blob = to_input(list(x))
@@ -132,7 +79,7 @@ def main(argv=None) -> int:
     model = train(build_model(), blob[~test], y[~test], a.epochs, a.seed, log)
     held = errors(logits_of(model, blob[test]), y[test])
     log(f"held-out crops: {held}")
-    export(model, a.out)
+    export(model, a.out, CHANNELS, "where")
     halve(a.out)
     meta = {"scenes_a_kind": a.scenes, "epochs": a.epochs, "seed": a.seed, "crops": len(x)}
     a.out.with_suffix(".json").write_text(json.dumps(meta | {"held_out": held}, indent=1) + "\n")
