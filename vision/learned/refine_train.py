@@ -28,7 +28,7 @@ MODEL = Path(__file__).parent / "models" / "refine.onnx"
 def build_model():
     """Three stages of two 3 x 3 convolutions (16, 32, 48 channels), then the 4 x 4 map read
     whole (where in the crop the die lies is the answer: no global pooling), through 32 units:
-    about 75 k weights, 150 kB stored as float16."""
+    76 k weights, 152 KiB stored as float16."""
     return located_net(CHANNELS, (16, 32, 48), 32, 3)
 
 
