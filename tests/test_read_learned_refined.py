@@ -69,7 +69,7 @@ def test_a_find_the_refiner_barely_moves_is_read_as_before(monkeypatch):
     scene = benchmark_scene("pips", 1, 1)
     die, find = _off_toward_neighbour(scene, 0.4)[0]
     p = probabilities([crop_die(scene.image, find.x, find.y, find.size)], "pips")
-    short = 0.9 * read_learned.REFINE_MOVE * find.size
+    short = 0.9 * read_learned.REFINE_MOVE["pips"] * find.size
     monkeypatch.setattr(
         refine,
         "refined",

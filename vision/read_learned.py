@@ -72,10 +72,11 @@ OUTWARD_REACH = 0.4
 OUTWARD = (0.15, 0.3, 0.45)
 OUTWARD_FACE, OUTWARD_COCKED = 0.95, 0.02
 # the kinds whose finds about to be lost are moved where the refiner puts their die, and taken
-# there when moved this far (die sides) and read as faces (_refined_look, session 37)
-# (Strike: 3 errors fewer of 88 on fresh seeds 14-16, under rule 70's 5)
-REFINE_KINDS = ("pips", "detrak")
-REFINE_MOVE = 0.2
+# there when moved this far (die sides) and read as faces (_refined_look, session 37; Strike
+# at 0.2: 3 errors fewer of 88 on fresh seeds 14-16, under rule 70's bar; at 0.25, rule 72:
+# 8 fewer of 109 on seeds 20-22)
+REFINE_KINDS = ("pips", "detrak", "strike")
+REFINE_MOVE = {"pips": 0.2, "detrak": 0.2, "strike": 0.25}
 # where to look again, in die sides: the find's centre off by a third of a side, or its size
 AROUND = (
     (0.3, 0.0, 1.0),
@@ -278,8 +279,8 @@ def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: s
 def _refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
     """`found` and `p` with the finds about to be lost (reported cocked, or seen as no die while
     the detector is warm there) moved where the refiner (vision/learned/refine.py) puts their
-    die, and taken there when the refiner moved them REFINE_MOVE sides or more and the crop
-    reads a face RELOOK_FACE sure with "cocked" under FLAT_ODDS. A find the refiner leaves
+    die, and taken there when the refiner moved them the kind's REFINE_MOVE sides or more and
+    the crop reads a face RELOOK_FACE sure with "cocked" under FLAT_ODDS. A find the refiner leaves
     about where it was is read as before: on seeds 1 and 3, the refined finds read as faces
     that moved less were as often cocked dice as flat ones (session 37)."""
     if kind not in REFINE_KINDS or not refine.available():
@@ -293,7 +294,9 @@ def _refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if not idx:
         return found, p
     moved = refine.refined(frame, [found[i] for i in idx])
-    far = [(i, m) for i, m in zip(idx, moved, strict=True) if _moved(found[i], m) >= REFINE_MOVE]
+    far = [
+        (i, m) for i, m in zip(idx, moved, strict=True) if _moved(found[i], m) >= REFINE_MOVE[kind]
+    ]
     if not far:
         return found, p
     q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for _, m in far], kind)
