@@ -1,4 +1,4 @@
-"""The refined look of vision/read_learned.py (session 37): a find a third of a side or more off
+"""The refined look (vision/refined_look.py) (session 37): a find a third of a side or more off
 its die, toward the die it touches, is reported cocked or dropped; the refiner moves it back onto
 its die, where the classifier reads the face."""
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from vision import read_learned
+from vision import read_learned, refined_look
 from vision.learned import refine
 from vision.learned.classes import kind_classes
 from vision.learned.crops import crop_die
@@ -57,8 +57,8 @@ def test_finds_off_toward_a_touching_die_are_brought_back_and_read():
     assert len(cases) >= 8
     for scene, die, find in cases:
         p = probabilities([crop_die(scene.image, find.x, find.y, find.size)], "pips")
-        assert read_learned._about_lost(find, p[0], names, "pips")
-        found, q = read_learned._refined_look(scene.image, [find], p, "pips", None)
+        assert refined_look.about_lost(find, p[0], names, "pips")
+        found, q = refined_look.refined_look(scene.image, [find], p, "pips", None)
         assert math.dist((found[0].x, found[0].y), (die.x, die.y)) < 0.15 * die.size
         assert names[int(q[0].argmax())] == die.face
 
@@ -69,18 +69,18 @@ def test_a_find_the_refiner_barely_moves_is_read_as_before(monkeypatch):
     scene = benchmark_scene("pips", 1, 1)
     die, find = _off_toward_neighbour(scene, 0.4)[0]
     p = probabilities([crop_die(scene.image, find.x, find.y, find.size)], "pips")
-    short = 0.9 * read_learned.REFINE_MOVE["pips"] * find.size
+    short = 0.9 * refined_look.REFINE_MOVE["pips"] * find.size
     monkeypatch.setattr(
         refine,
         "refined",
         lambda frame, fs: [replace(f, x=f.x + short) for f in fs],
     )
-    found, q = read_learned._refined_look(scene.image, [find], p, "pips", None)
+    found, q = refined_look.refined_look(scene.image, [find], p, "pips", None)
     assert found[0] == find and (q == p).all()
     # ...and moved onto the die, it is taken
     onto = replace(find, x=die.x, y=die.y)
     monkeypatch.setattr(refine, "refined", lambda frame, fs: [onto for _ in fs])
-    found, q = read_learned._refined_look(scene.image, [find], p, "pips", None)
+    found, q = refined_look.refined_look(scene.image, [find], p, "pips", None)
     assert found[0] == onto and kind_classes("pips")[int(q[0].argmax())] == die.face
 
 
@@ -88,6 +88,6 @@ def test_only_the_refine_kinds_are_refined(monkeypatch):
     scene = benchmark_scene("pips", 1, 1)
     _, find = _off_toward_neighbour(scene, 0.4)[0]
     p = probabilities([crop_die(scene.image, find.x, find.y, find.size)], "pips")
-    monkeypatch.setattr(read_learned, "REFINE_KINDS", ())
-    found, q = read_learned._refined_look(scene.image, [find], p, "pips", None)
+    monkeypatch.setattr(refined_look, "REFINE_KINDS", ())
+    found, q = refined_look.refined_look(scene.image, [find], p, "pips", None)
     assert found == [find] and (q == p).all()

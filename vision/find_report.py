@@ -35,6 +35,11 @@ COCKED_ODDS = {"pips": 0.2, "strike": 0.25, "detrak": 0.3}
 # every two reports of one die lay at 0.51 of a side at most, and reports of two dice touching at
 # 0.73 or more, their finds drawn together (session 24; the watcher keeps SAME_DIE)
 ONE_DIE = 0.65
+# a find looked at again (read_learned's look around, refined_look.py): a flat find this hot
+# that the classifier sees no die in is worth it, and a crop read again is the die's face when
+# it reads a face this sure with "cocked" under FLAT_ODDS
+RELOOK_FIND = 0.3
+RELOOK_FACE = 0.8
 
 
 def report(f: Found, row: np.ndarray, names: tuple, kind: str) -> Die | None:
@@ -128,3 +133,8 @@ def _same_die(a: Die, b: Die) -> bool:
 def table_key(kind: str) -> str:
     """The name of this path's confidence table in vision/confidence.json."""
     return f"learned-{kind}"
+
+
+def reads_flat(row: np.ndarray, names: tuple) -> bool:
+    """Whether a crop read again shows the die's face (RELOOK_FACE, FLAT_ODDS)."""
+    return row[face_columns(names)].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS

@@ -20,23 +20,24 @@ import numpy as np
 
 from vision.find_report import (
     COCKED_ODDS,
-    FLAT_ODDS,
-    MIN_COCKED,
+    RELOOK_FIND,
     SURE_FIND,
     face_columns,
     one_per_die,
+    reads_flat,
     report,
     reported_cocked,
     reported_face,
     worth_a_look,
 )
-from vision.learned import available, axis, crop_die, detector, probabilities, refine
+from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.crops import reach
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
 from vision.learned.off_law import ASKED, ask_off_law
 from vision.readings import Die
+from vision.refined_look import refined_look
 
 # the kinds whose frames get a look nearer when the detector sees the dice small: heaps of
 # Détrak dice in 4032 px photos (session 22; Strike's readings were none the better)
@@ -55,9 +56,8 @@ DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, 
 DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
 MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
-RELOOK_FIND = 0.3  # a flat find this hot that the classifier sees no die in is looked at again
-RELOOKS = 4  # ...the hottest few of a frame (a tray's prints make dozens of such finds; 2 to 4: session 34)
-RELOOK_FACE = 0.8  # ...and a face read this sure, with "cocked" under FLAT_ODDS, is the die
+RELOOKS = 4  # flat finds of RELOOK_FIND heat read "none" looked around, the hottest few of a frame
+# (a tray's prints make dozens of such finds; 2 to 4: session 34); RELOOK_FACE: find_report.py
 RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
 # the kinds whose flat dice an oblique photo shows reported cocked are looked at further out
 # (_look_outward, session 33: pips; Détrak too with the axis network's point where its searches
@@ -71,12 +71,6 @@ OUTWARD_OFF = 0.15
 OUTWARD_REACH = 0.4
 OUTWARD = (0.15, 0.3, 0.45)
 OUTWARD_FACE, OUTWARD_COCKED = 0.95, 0.02
-# the kinds whose finds about to be lost are moved where the refiner puts their die, and taken
-# there when moved this far (die sides) and read as faces (_refined_look, session 37; Strike
-# at 0.2: 3 errors fewer of 88 on fresh seeds 14-16, under rule 70's bar; at 0.25, rule 72:
-# 8 fewer of 109 on seeds 20-22)
-REFINE_KINDS = ("pips", "detrak", "strike")
-REFINE_MOVE = {"pips": 0.2, "detrak": 0.2, "strike": 0.25}
 # where to look again, in die sides: the find's centre off by a third of a side, or its size
 AROUND = (
     (0.3, 0.0, 1.0),
@@ -116,7 +110,7 @@ def learned_dice(
     found, p = _look_around(frame, found, p, kind, below)
     found, p = _closer_look(frame, found, p, kind, below)
     found, p = _doubted_faces(frame, found, p, kind, below)
-    found, p = _refined_look(frame, found, p, kind, below)
+    found, p = refined_look(frame, found, p, kind, below)
     # (a calibrated camera looks down: no point below to look away from, nor the axis network's)
     found, p, moved = (found, p, set()) if die_size else _look_outward(frame, found, p, kind, below)
     out, odds, cocked = [], [], names.index(COCKED)
@@ -214,7 +208,7 @@ def _look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
         best = _best_of(frame, [_around(f) for f in centres.values()], kind, below)
         step = {}
         for i, (m, row) in zip(centres, best, strict=True):
-            if _reads_flat(row, names):
+            if reads_flat(row, names):
                 found[i], p[i] = m, row
             elif row[face_columns(names)].max() >= RELOOK_STEP:
                 step[i] = m
@@ -274,51 +268,6 @@ def _doubted_faces(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: s
         if row[cocked] >= DOUBTED_COCKED:
             found[i], p[i] = m, row
     return found, p
-
-
-def _refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
-    """`found` and `p` with the finds about to be lost (reported cocked, or seen as no die while
-    the detector is warm there) moved where the refiner (vision/learned/refine.py) puts their
-    die, and taken there when the refiner moved them the kind's REFINE_MOVE sides or more and
-    the crop reads a face RELOOK_FACE sure with "cocked" under FLAT_ODDS. A find the refiner leaves
-    about where it was is read as before: on seeds 1 and 3, the refined finds read as faces
-    that moved less were as often cocked dice as flat ones (session 37)."""
-    if kind not in REFINE_KINDS or not refine.available():
-        return found, p
-    names = kind_classes(kind)
-    idx = [
-        i
-        for i, (f, row) in enumerate(zip(found, p, strict=True))
-        if _about_lost(f, row, names, kind)
-    ]
-    if not idx:
-        return found, p
-    moved = refine.refined(frame, [found[i] for i in idx])
-    far = [
-        (i, m) for i, m in zip(idx, moved, strict=True) if _moved(found[i], m) >= REFINE_MOVE[kind]
-    ]
-    if not far:
-        return found, p
-    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for _, m in far], kind)
-    found, p = list(found), p.copy()
-    for (i, m), row in zip(far, q, strict=True):
-        if _reads_flat(row, names):
-            found[i], p[i] = m, row
-    return found, p
-
-
-def _about_lost(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
-    """Whether the report of this find loses a die it may be off: reported cocked, or no die
-    seen where the detector is warm (as _look_around and _closer_look choose theirs)."""
-    if reported_cocked(f, row, names, kind):
-        return True
-    if names[int(row.argmax())] != NONE:
-        return False
-    return f.cocked_score >= MIN_COCKED if f.cocked else f.flat_score >= RELOOK_FIND
-
-
-def _moved(f: Found, m: Found) -> float:
-    return math.hypot(m.x - f.x, m.y - f.y) / f.size
 
 
 def _look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
@@ -409,10 +358,6 @@ def _axis_point(frame: np.ndarray, found: list[Found], p: np.ndarray, names: tup
         if not f.cocked and f.score >= detector.SURE and names[b] not in (NONE, COCKED)
     ]
     return axis.point_off_centre(frame, dice, OUTWARD_OFF, kind)
-
-
-def _reads_flat(row: np.ndarray, names: tuple) -> bool:
-    return row[face_columns(names)].max() >= RELOOK_FACE and row[names.index(COCKED)] < FLAT_ODDS
 
 
 def _around(f: Found) -> list[Found]:

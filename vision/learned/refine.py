@@ -7,7 +7,7 @@ crops off by an eighth at most, then reads the die cocked or sees none, and the 
 1's 33 pips errors and 28 of its 42 Détrak ones). The refiner sees REFINE_FACTOR sides around the
 find, turned outward as the classifier's crops are, and says where the nearest die's top face
 lies and how big it is (refine_data.py teaches it on the detector's own finds and drawn ones).
-The reader asks it only of the finds it is about to lose (read_learned._refined_look): about
+The reader asks it only of the finds it is about to lose (vision/refined_look.py): about
 five in three benchmark frames of four, 0.66 ms a find; none in the speed frames.
 """
 

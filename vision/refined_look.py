@@ -1,0 +1,69 @@
+"""The refined look (session 37): the finds the reader is about to lose, moved where the refiner
+(vision/learned/refine.py) puts their die and read there.
+
+The detector puts some finds a third to half a side off their die (dice touching others, flat
+dice of oblique photos); the classifier then reads them cocked or sees no die. Read again where
+the refiner says the die's top face lies, most read their face. A find the refiner leaves about
+where it was is read as before: on seeds 1 and 3, the refined finds read as faces that it moved
+less than REFINE_MOVE were as often cocked dice as flat ones. read_learned.py runs it after its
+other looks again and before the look further out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.find_report import MIN_COCKED, RELOOK_FIND, reads_flat, reported_cocked
+from vision.learned import crop_die, probabilities, refine
+from vision.learned.classes import NONE, kind_classes
+from vision.learned.detector import Found
+
+# the kinds that take it, and how far (die sides) the refiner must move a find for it to be read
+# there (Strike at 0.2: 3 errors fewer of 88 on fresh seeds 14-16, under rule 70's bar; at 0.25,
+# rule 72: 8 fewer of 109 on seeds 20-22; docs/vision-history.md, "Session 37")
+REFINE_KINDS = ("pips", "detrak", "strike")
+REFINE_MOVE = {"pips": 0.2, "detrak": 0.2, "strike": 0.25}
+
+
+def refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
+    """`found` and `p` (the classifier's rows) with the finds about to be lost moved where the
+    refiner puts their die, and taken there when it moved them the kind's REFINE_MOVE sides or
+    more and the crop (turned about `below`, as the reader's) reads flat (find_report.reads_flat)."""
+    if kind not in REFINE_KINDS or not refine.available():
+        return found, p
+    names = kind_classes(kind)
+    idx = [
+        i
+        for i, (f, row) in enumerate(zip(found, p, strict=True))
+        if about_lost(f, row, names, kind)
+    ]
+    if not idx:
+        return found, p
+    moved = refine.refined(frame, [found[i] for i in idx])
+    far = [
+        (i, m) for i, m in zip(idx, moved, strict=True) if _moved(found[i], m) >= REFINE_MOVE[kind]
+    ]
+    if not far:
+        return found, p
+    q = probabilities([crop_die(frame, m.x, m.y, m.size, below) for _, m in far], kind)
+    found, p = list(found), p.copy()
+    for (i, m), row in zip(far, q, strict=True):
+        if reads_flat(row, names):
+            found[i], p[i] = m, row
+    return found, p
+
+
+def about_lost(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
+    """Whether the report of this find loses a die it may be off: reported cocked, or no die
+    seen where the detector is warm (as the reader's look around and closer look choose theirs)."""
+    if reported_cocked(f, row, names, kind):
+        return True
+    if names[int(row.argmax())] != NONE:
+        return False
+    return f.cocked_score >= MIN_COCKED if f.cocked else f.flat_score >= RELOOK_FIND
+
+
+def _moved(f: Found, m: Found) -> float:
+    return math.hypot(m.x - f.x, m.y - f.y) / f.size
