@@ -186,6 +186,14 @@ def _hint(scene) -> Calibration:
     return Calibration(scene.image.shape[1::-1], None, side)
 
 
+def speed_frames(kind: str) -> list[np.ndarray]:
+    """The four 1280 x 960 frames of 20 dice the speed is measured on (speed_profile.py reads
+    the same)."""
+    return [
+        render_scene(kind, np.random.default_rng([99, i]), **SPEED_SCENE).image for i in range(4)
+    ]
+
+
 def speed(kind: str, repeats: int = 15, calibrated: bool = False) -> tuple[float, float]:
     """Median ms of read() on 1280 x 960 frames with 20 dice, and the mean number of dice read;
     `calibrated`: with the arena and die size of a first reading, as `arbitre calibrate` or the
@@ -193,15 +201,14 @@ def speed(kind: str, repeats: int = 15, calibrated: bool = False) -> tuple[float
     5 reads of one frame, then the next, let a slow second of this shared machine take a whole
     frame's reads; the same code measured 27 and 32 ms for Strike a minute apart)."""
     frames, found = [], []
-    for i in range(4):
-        scene = render_scene(kind, np.random.default_rng([99, i]), **SPEED_SCENE)
-        first = read(scene.image, kind)
+    for image in speed_frames(kind):
+        first = read(image, kind)
         found.append(len(first.dice))
         cal = None
         if calibrated and first.dice:
             side = float(np.median([d.size for d in first.dice]))
-            cal = Calibration(scene.image.shape[1::-1], first.arena, side)
-        frames.append((scene.image, cal))
+            cal = Calibration(image.shape[1::-1], first.arena, side)
+        frames.append((image, cal))
     times = []
     for _ in range(repeats):
         for image, cal in frames:

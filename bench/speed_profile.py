@@ -25,11 +25,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import SPEED_SCENE  # noqa: E402
+from bench_vision import speed_frames  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.learned import axis, detector, onnx_net, refine, runtime  # noqa: E402
-from vision.synth.scene import render_scene  # noqa: E402
 
 LOADERS = (axis, detector, refine, runtime)  # the modules that load networks (read_onnx)
 
@@ -66,9 +65,7 @@ def timing_networks(spent: dict) -> None:
 
 def profile(kind: str, rounds: int, spent: dict) -> float:
     """Mean ms a speed frame over `rounds` rounds of the four frames; `spent` holds the passes."""
-    frames = [
-        render_scene(kind, np.random.default_rng([99, i]), **SPEED_SCENE).image for i in range(4)
-    ]
+    frames = speed_frames(kind)
     for image in frames:
         read(image, kind)  # (loads the networks, warms the caches)
     spent.clear()
