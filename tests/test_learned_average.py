@@ -1,0 +1,104 @@
+"""Two exported classifiers averaged weight by weight (vision/learned/average.py)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from vision.learned.average import average, main
+
+onnx = pytest.importorskip("onnx")  # the dev and train extras have it; the product does not
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+
+def _network(path, weights: dict, op: str = "Relu") -> None:
+    """A dense layer and an activation, weights as given (float16 kept as float16)."""
+    inits = [numpy_helper.from_array(v, k) for k, v in weights.items()]
+    nodes = [
+        helper.make_node("Gemm", ["x", "fc", "fb"], ["g"], transB=1),
+        helper.make_node(op, ["g"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "small",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])],
+        inits,
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+
+
+def _weights(rng, dtype=np.float32) -> dict:
+    return {
+        "fc": rng.normal(0, 1, (3, 4)).astype(dtype),
+        "fb": rng.normal(0, 1, 3).astype(dtype),
+        "steps": np.array([2, 5], np.int64),
+    }
+
+
+def _read(path) -> dict:
+    return {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.25, 0.5, 1.0])
+def test_each_floating_weight_is_the_weighted_mean_and_constants_stay(tmp_path, alpha):
+    rng = np.random.default_rng(3)
+    wa, wb = _weights(rng), _weights(rng)
+    _network(tmp_path / "a.onnx", wa)
+    _network(tmp_path / "b.onnx", wb)
+    assert average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx", alpha) == 2
+    got = _read(tmp_path / "m.onnx")
+    for name in ("fc", "fb"):
+        np.testing.assert_allclose(got[name], (1 - alpha) * wa[name] + alpha * wb[name], atol=1e-6)
+    np.testing.assert_array_equal(got["steps"], wa["steps"])
+
+
+def test_float16_weights_are_averaged_in_float32_and_stored_as_float16(tmp_path):
+    wa = {"fc": np.full((3, 4), 1.0, np.float16), "fb": np.full(3, 40000.0, np.float16)}
+    wb = {"fc": np.full((3, 4), 2.0, np.float16), "fb": np.full(3, 40064.0, np.float16)}
+    _network(tmp_path / "a.onnx", wa)
+    _network(tmp_path / "b.onnx", wb)
+    average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx")
+    got = _read(tmp_path / "m.onnx")
+    assert got["fc"].dtype == np.float16
+    np.testing.assert_array_equal(got["fc"], 1.5)
+    assert got["fb"][0] == 40032.0  # in float16 the sum 80064 would overflow to infinity
+
+
+def test_networks_that_are_not_parent_and_child_are_refused(tmp_path):
+    rng = np.random.default_rng(4)
+    _network(tmp_path / "a.onnx", _weights(rng))
+    _network(tmp_path / "other_op.onnx", _weights(rng), op="Sigmoid")
+    wide = _weights(rng)
+    wide["fb"] = rng.normal(0, 1, 4).astype(np.float32)
+    _network(tmp_path / "other_shape.onnx", wide)
+    const = _weights(rng)
+    const["steps"] = np.array([2, 6], np.int64)
+    _network(tmp_path / "other_const.onnx", const)
+    for other, says in [
+        ("other_op", "not the same network"),
+        ("other_shape", "not the same"),
+        ("other_const", "constants differ"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            average(tmp_path / "a.onnx", tmp_path / f"{other}.onnx", tmp_path / "m.onnx")
+    assert not (tmp_path / "m.onnx").exists()
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        average(tmp_path / "a.onnx", tmp_path / "a.onnx", tmp_path / "m.onnx", alpha=1.5)
+
+
+def test_the_command_writes_the_child_s_recipe_with_the_average(tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    _network(tmp_path / "a.onnx", _weights(rng))
+    _network(tmp_path / "b.onnx", _weights(rng))
+    (tmp_path / "b.json").write_text(json.dumps({"temperatures": {"detrak": 1.4}, "epochs": 3}))
+    out = tmp_path / "m.onnx"
+    assert main([str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--out", str(out)]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["epochs"] == 3 and meta["temperatures"] == {"detrak": 1.4}
+    assert meta["averaged"]["alpha"] == 0.5 and meta["averaged"]["child"].endswith("b.onnx")
+    assert "temperatures to refit" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main([str(tmp_path / "missing.onnx"), str(tmp_path / "b.onnx"), "--out", str(out)])

@@ -1,0 +1,111 @@
+"""A classifier whose weights are the average of two exported ones (a "weight soup").
+
+A network trained further on Blender renders reads the renders better and the synthetic scenes no
+better (u2r, session 38), while its parent reads the synthetic scenes well. Averaging the weights
+of a network and of its fine-tuned descendant keeps much of what each knows (Wortsman et al.,
+"Robust fine-tuning of zero-shot models", 2022: WiSE-FT); it costs no size and no time at run
+time, since the result has the parent's layers. Only a descendant can be averaged this way: two
+networks trained apart have unrelated weights even with the same layers.
+
+    .venv/bin/python -m vision.learned.average PARENT.onnx CHILD.onnx --alpha 0.5 --out DIR/NAME.onnx
+    .venv/bin/python -m vision.learned.train --recalibrate --kinds K --name NAME --out DIR
+
+The averaged network's temperatures are the child's until `--recalibrate` fits them again (the
+second command); its .json is the child's with the average added. Needs the `onnx` package (the
+train and dev extras); the product only reads the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def average(parent: Path, child: Path, out: Path, alpha: float = 0.5) -> int:
+    """Write to `out` the parent with every floating weight (1 - alpha) * parent + alpha *
+    child, stored in the parent's type (float16 stays float16); the number of tensors averaged.
+    ValueError when the two are not the same network (other layers, names or shapes)."""
+    import onnx
+    from onnx import numpy_helper
+
+    if not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"alpha: expected a share between 0 and 1, got {alpha}")
+    a, b = onnx.load(str(parent)), onnx.load(str(child))
+    _same_layers(a, b, parent, child)
+    theirs = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
+    averaged = 0
+    for i, tensor in enumerate(a.graph.initializer):
+        x, y = numpy_helper.to_array(tensor), theirs[tensor.name]
+        if x.shape != y.shape or x.dtype != y.dtype:
+            raise ValueError(
+                f"{tensor.name}: {parent.name} has {x.dtype} {x.shape}, {child.name} has"
+                f" {y.dtype} {y.shape}: not the same network"
+            )
+        if x.dtype.kind != "f":
+            if not np.array_equal(x, y):
+                raise ValueError(f"{tensor.name}: the two networks' constants differ")
+            continue
+        mean = (1 - alpha) * x.astype(np.float32) + alpha * y.astype(np.float32)
+        a.graph.initializer[i].CopyFrom(numpy_helper.from_array(mean.astype(x.dtype), tensor.name))
+        averaged += 1
+    onnx.save(a, str(out))
+    return averaged
+
+
+def _same_layers(a, b, parent: Path, child: Path) -> None:
+    """The two graphs have the same operators in the same order and the same weight names."""
+    ops_a, ops_b = [n.op_type for n in a.graph.node], [n.op_type for n in b.graph.node]
+    if ops_a != ops_b:
+        at = next(
+            (i for i, (x, y) in enumerate(zip(ops_a, ops_b, strict=False)) if x != y),
+            min(map(len, (ops_a, ops_b))),
+        )
+        raise ValueError(
+            f"{parent.name} and {child.name} are not the same network: layer {at} is"
+            f" {ops_a[at] if at < len(ops_a) else 'missing'} in one,"
+            f" {ops_b[at] if at < len(ops_b) else 'missing'} in the other"
+        )
+    names_a = {t.name for t in a.graph.initializer}
+    names_b = {t.name for t in b.graph.initializer}
+    if names_a != names_b:
+        odd = sorted(names_a ^ names_b)[:3]
+        raise ValueError(f"{parent.name} and {child.name} name other weights: {', '.join(odd)}")
+
+
+def write_meta(parent: Path, child: Path, out: Path, alpha: float) -> Path:
+    """The child's .json beside `out` (its recipe names the parent it was trained from), with
+    the average added: the runtime reads the temperatures there, which stay the child's until
+    train.py --recalibrate."""
+    meta_in = child.with_suffix(".json")
+    meta = json.loads(meta_in.read_text()) if meta_in.is_file() else {}
+    meta["averaged"] = {"parent": str(parent), "child": str(child), "alpha": alpha}
+    path = out.with_suffix(".json")
+    path.write_text(json.dumps(meta, indent=1) + "\n")
+    return path
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("parent", type=Path, help="the network the child was trained from (ONNX)")
+    p.add_argument("child", type=Path, help="the network trained further (ONNX)")
+    p.add_argument("--alpha", type=float, default=0.5, help="the child's share (default 0.5)")
+    p.add_argument("--out", type=Path, required=True, help="the averaged network (ONNX)")
+    a = p.parse_args(argv)
+    for path in (a.parent, a.child):
+        if not path.is_file():
+            p.error(f"expected an exported classifier (ONNX file), {path} is not a file")
+    try:
+        n = average(a.parent, a.child, a.out, a.alpha)
+    except ValueError as e:
+        p.error(str(e))
+    meta = write_meta(a.parent, a.child, a.out, a.alpha)
+    print(f"{a.out}: {n} weight tensors averaged (alpha {a.alpha}); {meta}: temperatures to refit")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
