@@ -81,7 +81,9 @@ def main() -> int:
     print(f"dice left out of the score (cut by the frame, tipped 5-15°, covered): {left_out}")
     if args.json:
         counts = {kind: dict(tally.c) for kind, tally in tallies.items()}
-        args.json.write_text(json.dumps({"kinds": counts, "left_out": left_out}) + "\n")
+        each = {kind: tally.each for kind, tally in tallies.items()}
+        kept = {"kinds": counts, "scenes": each, "left_out": left_out}
+        args.json.write_text(json.dumps(kept) + "\n")
     return 0
 
 

@@ -44,6 +44,9 @@ from vision.calibration import Calibration  # noqa: E402
 from vision.synth.scene import benchmark_set, moved, render_scene  # noqa: E402
 
 SURE = 0.9
+# the counts kept scene by scene too, so that two readers can be compared scene against scene
+# (bench/compare_trees.py: how many scenes each reads better, and whether that is chance)
+PER_SCENE = ("tp", "fp", "fn", "cocked", "cocked_flagged", "sure_total", "sure_right")
 
 
 TIP_BANDS = ("25-35°", "35-55°", "55-65°")  # a die tipped near 25° or 65° looks nearly flat
@@ -76,9 +79,11 @@ class Tally:
         self.c = Counter()
         self.bad_conditions = Counter()
         self.conditions = Counter()
+        self.each: list[dict] = []
 
     def scene(self, scene, readings) -> bool:
         c = self.c
+        before = {k: c[k] for k in PER_SCENE}
         dice, truth = readings.dice, scene.dice
         pairs = match(dice, truth)
         matched_d = set(pairs.values())
@@ -121,6 +126,7 @@ class Tally:
                     c["fp"] += 1
                     c["sure_total"] += d.confidence >= SURE
         c["scenes"] += 1
+        self.each.append({k: c[k] - before[k] for k in PER_SCENE})
         for k, v in _condition_keys(scene.conditions):
             self.conditions[(k, v)] += 1
             if errors:
@@ -347,7 +353,7 @@ def main() -> int:
     out = Path(args.failures) if args.failures else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
-    counts = {}
+    counts, each = {}, {}
     for kind in args.kinds.split(","):
         tally = Tally()
         for i, scene in enumerate(benchmark_set(kind, args.n, args.seed)):
@@ -356,7 +362,7 @@ def main() -> int:
             if tally.scene(scene, readings) and out:
                 cv2.imwrite(str(out / f"{kind}_{i:03d}.png"), draw_overlay(scene.image, readings))
         tally.report(kind)
-        counts[kind] = dict(tally.c)
+        counts[kind], each[kind] = dict(tally.c), tally.each
         if not args.no_speed:
             ms, found = speed(kind)
             print(f"   ms per 1280x960 frame, 20 dice, 1 thread: {ms:.1f} ({found:.1f} dice found)")
@@ -364,6 +370,7 @@ def main() -> int:
             print(f"   ...with a calibration (arena, die size): {ms:.1f}")
     if args.json:
         kept = {"seed": args.seed, "n": args.n, "moved": args.moved, "kinds": counts}
+        kept["scenes"] = each
         args.json.write_text(json.dumps(kept) + "\n")  # which set it counts, moved or not
     return 0
 

@@ -15,12 +15,16 @@ there is not run again (a session cut short goes on where it stopped). The figur
 the keep-or-not rules of docs/vision.md are written in: errors (the face F1's fp + fn: a flat die
 not read right, a face reported wrong or where no die lies), cocked dice flagged, faces read at
 0.9 or more that are wrong, and F1. Sessions 16-29 ran these by hand, each with its own scripts.
+Beside them, scene against scene (counts written since session 40): how many scenes the candidate
+reads with fewer errors and with more, and a sign test's p, the chance of a split that uneven if
+neither tree read better: a total moved by a few errors is noise or not by that.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -42,6 +46,34 @@ def figures(c: dict) -> dict:
         "sure_wrong": c.get("sure_total", 0) - c.get("sure_right", 0),
         "f1": 2 * tp / max(2 * tp + fp + fn, 1),
     }
+
+
+def sign_test(wins: int, losses: int) -> float:
+    """Two-sided exact sign test: the chance of a split this uneven or more between scenes read
+    better and worse if neither reader were better (ties left out). A gate of 80 scenes holds
+    some 25 errors, so a total moved by 2-3 says nothing alone (docs/vision-history.md, Session
+    39); this says how often it would."""
+    n = wins + losses
+    tail = sum(math.comb(n, k) for k in range(min(wins, losses) + 1))
+    return min(1.0, 2 * tail / 2**n) if n else 1.0
+
+
+def paired(committed: list[dict], candidate: list[dict]) -> dict[str, tuple[int, int, float]]:
+    """Per figure, the scenes the candidate reads better, worse, and the sign test's p: the two
+    trees' per-scene counts of one set (bench_vision.Tally.each), scene for scene."""
+    if len(committed) != len(candidate):
+        raise ValueError(f"the trees read {len(committed)} and {len(candidate)} scenes: not a pair")
+    gains = {
+        "errors": lambda c: -(c["fp"] + c["fn"]),
+        "cocked": lambda c: c["cocked_flagged"],
+        "sure_wrong": lambda c: c["sure_right"] - c["sure_total"],
+    }
+    out = {}
+    for name, gain in gains.items():
+        diffs = [gain(b) - gain(a) for a, b in zip(committed, candidate, strict=True)]
+        wins, losses = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+        out[name] = (wins, losses, sign_test(wins, losses))
+    return out
 
 
 def summed(counts: list[dict]) -> dict:
@@ -107,6 +139,30 @@ def table(out: Path, a) -> list[str]:
     return lines
 
 
+def paired_table(out: Path, a) -> list[str]:
+    """Scene against scene: a row per set and kind whose counts files hold each scene's counts
+    (those written before session 40 do not)."""
+    sets = [set_name(a, s) for s in a.seeds] + (["blender"] if a.blender else [])
+    lines = [
+        "| set | kind | scenes: fewer errors / more (p) | more cocked flagged / fewer (p) "
+        "| fewer wrong >= 0.9 / more (p) |",
+        "|---|---|---|---|---|",
+    ]
+    for kind in a.kinds:
+        rows = {name: [_each(out / f"{t}-{name}.json", kind) for t in TREES] for name in sets}
+        if len(a.seeds) > 1 and all(all(rows[set_name(a, s)]) for s in a.seeds):
+            rows["seeds"] = [sum((rows[set_name(a, s)][j] for s in a.seeds), []) for j in range(2)]
+        for name, pair in rows.items():
+            if all(pair):
+                cells = " | ".join(f"{w} / {lo} ({p:.2f})" for w, lo, p in paired(*pair).values())
+                lines.append(f"| {name} | {kind} | {cells} |")
+    return lines if len(lines) > 2 else []
+
+
+def _each(path: Path, kind: str) -> list[dict]:
+    return json.loads(path.read_text()).get("scenes", {}).get(kind, []) if path.exists() else []
+
+
 def _counts(path: Path, kind: str) -> dict:
     return json.loads(path.read_text())["kinds"].get(kind, {}) if path.exists() else {}
 
@@ -137,6 +193,7 @@ def main(argv=None) -> int:
         for f in [pool.submit(run, *job, a.python) for job in jobs(trees, a, out)]:
             f.result()
     print("\n".join(table(out, a)))
+    print("\n".join(paired_table(out, a)))
     print(f"(counts in {out})")
     return 0
 

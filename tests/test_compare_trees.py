@@ -5,10 +5,12 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from compare_trees import figures, main, summed  # noqa: E402
+from compare_trees import figures, main, paired, sign_test, summed  # noqa: E402
 
 
 def test_figures_count_what_the_rules_name():
@@ -17,6 +19,33 @@ def test_figures_count_what_the_rules_name():
     f = figures(c)
     assert (f["errors"], f["cocked"], f["of_cocked"], f["sure_wrong"]) == (14, 5, 7, 3)
     assert abs(f["f1"] - 180 / 194) < 1e-12
+
+
+def test_the_sign_test_is_the_binomial_tail_both_ways():
+    assert sign_test(0, 5) == 2 / 32  # all five one way: 2 of the 32 splits are that uneven
+    assert sign_test(5, 0) == sign_test(0, 5)
+    assert sign_test(1, 4) == 2 * 6 / 32
+    assert sign_test(3, 3) == 1.0 and sign_test(0, 0) == 1.0
+    assert sign_test(0, 10) < 0.01 < sign_test(2, 8) < 0.2
+
+
+def _scene(fp=0, fn=0, cocked_flagged=0, sure_total=0, sure_right=0):
+    return {"fp": fp, "fn": fn, "cocked_flagged": cocked_flagged} | {
+        "sure_total": sure_total,
+        "sure_right": sure_right,
+    }
+
+
+def test_scenes_are_paired_one_for_one():
+    committed = [_scene(fn=2), _scene(fp=1, cocked_flagged=1), _scene(), _scene(sure_total=3)]
+    candidate = [_scene(fn=1), _scene(fp=1), _scene(fp=1), _scene(sure_total=3, sure_right=2)]
+    got = paired(committed, candidate)
+    assert got["errors"][:2] == (1, 1)  # a scene with one error fewer, one with one more
+    assert got["cocked"][:2] == (0, 1)
+    assert got["sure_wrong"][:2] == (1, 0)
+    assert got["errors"][2] == 1.0
+    with pytest.raises(ValueError, match="not a pair"):
+        paired(committed, candidate[:3])
 
 
 def test_seeds_are_summed_count_by_count():
@@ -28,9 +57,17 @@ def test_a_tree_against_itself_reads_the_same_and_is_not_run_twice(tmp_path, cap
     args = ["--kinds", "strike", "--seeds", "0", "--n", "2", "--jobs", "2", "--out", str(tmp_path)]
     assert main([str(ROOT), *args]) == 0
     row = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| seed0")]
-    assert len(row) == 1
+    assert len(row) == 2  # the figures, then scene against scene
     cells = [c.strip() for c in row[0].strip("|").split("|")]
     assert cells[1] == "strike" and cells[2] == cells[3]
+    # scene against scene, a tree reads as itself: no scene better or worse
+    assert [c.strip() for c in row[1].strip("|").split("|")][2:] == ["0 / 0 (1.00)"] * 3
+    kept = json.loads((tmp_path / "candidate-seed0.json").read_text())
+    assert len(kept["scenes"]["strike"]) == 2
+    assert (
+        sum(s["fp"] + s["fn"] for s in kept["scenes"]["strike"])
+        == figures(kept["kinds"]["strike"])["errors"]
+    )
     # counts already there are read, not measured again
     path = tmp_path / "candidate-seed0.json"
     kept = json.loads(path.read_text())
