@@ -176,7 +176,12 @@ def main(argv=None) -> int:
     p.add_argument("candidate", type=Path, help="the candidate's source tree (a git worktree)")
     p.add_argument("--committed", type=Path, default=HERE, help="the tree to compare it with")
     p.add_argument("--kinds", type=lambda s: s.split(","), default=["pips", "strike", "detrak"])
-    p.add_argument("--seeds", type=lambda s: [int(v) for v in s.split(",")], default=[1, 3])
+    p.add_argument(
+        "--seeds",
+        type=lambda s: [int(v) for v in s.split(",") if v],
+        default=[1, 3],
+        help='comma-separated synthetic seeds; "" for none (the renders of --blender alone)',
+    )
     p.add_argument("--n", type=int, default=150, help="scenes per kind and seed")
     p.add_argument("--blender", type=Path, nargs="*", default=[], help="rendered scene dirs")
     p.add_argument("--jobs", type=int, default=2)

@@ -94,3 +94,18 @@ def test_a_moved_set_is_counted_apart_from_the_set_itself(tmp_path, capsys):
     assert "| seed0-moved1 | strike |" in out
     assert json.loads((tmp_path / "committed-seed0-moved1.json").read_text())["moved"] == 1
     assert not (tmp_path / "committed-seed0.json").exists()
+
+
+def test_no_seed_compares_the_renders_alone(tmp_path, capsys):
+    """--seeds "": a comparison of rendered scenes only; an empty render directory reads no scene
+    and so writes no row, and no synthetic set is run."""
+    renders = tmp_path / "renders"
+    renders.mkdir()
+    out = tmp_path / "out"
+    args = ["--kinds", "detrak", "--seeds", "", "--blender", str(renders), "--out", str(out)]
+    assert main([str(ROOT), *args]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "candidate-blender.json",
+        "committed-blender.json",
+    ]
+    assert "| seed" not in capsys.readouterr().out
