@@ -121,9 +121,14 @@ def _counted(path: Path, cmd: list[str]) -> bool:
     return n is None or "--n" not in cmd or str(n) == cmd[cmd.index("--n") + 1]
 
 
+def _sets(a) -> list[str]:
+    """The sets compared, in the order of their rows."""
+    return [set_name(a, s) for s in a.seeds] + (["blender"] if a.blender else [])
+
+
 def table(out: Path, a) -> list[str]:
     """A markdown table: a row per set and kind (and the seeds' sum), the two trees side by side."""
-    sets = [set_name(a, s) for s in a.seeds] + (["blender"] if a.blender else [])
+    sets = _sets(a)
     head = "| set | kind | " + " | ".join(f"{t}: errors, cocked, wrong >= 0.9, F1" for t in TREES)
     lines = [head + " |", "|---|---|---|---|"]
     for kind in a.kinds:
@@ -142,7 +147,7 @@ def table(out: Path, a) -> list[str]:
 def paired_table(out: Path, a) -> list[str]:
     """Scene against scene: a row per set and kind whose counts files hold each scene's counts
     (those written before session 40 do not)."""
-    sets = [set_name(a, s) for s in a.seeds] + (["blender"] if a.blender else [])
+    sets = _sets(a)
     lines = [
         "| set | kind | scenes: fewer errors / more (p) | more cocked flagged / fewer (p) "
         "| fewer wrong >= 0.9 / more (p) |",
