@@ -2,7 +2,7 @@
 deciding what to work on next, not a test: run it, read it).
 
     .venv/bin/python bench/vision_errors.py --kind pips [--seed 0] [--n 150] [--scenes 35,80]
-                                            [--zoom DIR]
+                                            [--zoom DIR] [--blender DIR...]
 
 bench_vision.py counts the errors; this says, die by die, at which step of the reader each one
 was lost, so that a session starts from the largest group instead of from scripts rewritten
@@ -19,6 +19,9 @@ reports in red, the detector's finds in blue (flat) or magenta (cocked) with the
 With --oracle each die lost is read again as if the detector had found it perfectly (at its
 truth's centre and side, turned about the reader's point below the camera), by the same report
 rules: whether a better find or a better reading is what it lacked (session 35).
+With --blender DIR... it reads Blender-rendered scenes of the kind instead (bench_photoreal.py's,
+the dice the truth leaves out left out here too): the renders' errors are not the synthetic
+set's (session 40: flat dice unread, their largest group).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_photoreal import load, without_left_out  # noqa: E402
 from bench_vision import match  # noqa: E402
 
 from vision import read, read_learned  # noqa: E402
@@ -43,6 +47,7 @@ from vision.find_report import flat  # noqa: E402
 from vision.learned import crop_die, probabilities  # noqa: E402
 from vision.learned.classes import COCKED, kind_classes  # noqa: E402
 from vision.learned.detector import Found  # noqa: E402
+from vision.photoreal.truth import scene_paths  # noqa: E402
 from vision.synth.scene import KINDS, TruthDie, benchmark_scene  # noqa: E402
 
 NEAR = 0.6  # a find or report this near a die's centre, in its sides, is of that die (as match)
@@ -148,11 +153,11 @@ def _odds(die, heard: dict, names: tuple) -> str:
     )
 
 
-def errors_of(scene, kind: str):
+def errors_of(scene, kind: str, left: list[dict] = ()):
     """The reading of one scene, what the reader's steps did, and (truth die or report, step,
-    details) for each of its errors."""
+    details) for each of its errors; reports on the dice `left` out of the truth are dropped."""
     with listening() as heard:
-        dice = read(scene.image, kind, None, "auto").dice
+        dice = without_left_out(read(scene.image, kind, None, "auto"), list(left)).dice
     names = kind_classes(kind)
     pairs = match(dice, scene.dice)
     out = []
@@ -204,6 +209,9 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--oracle", action="store_true", help="read each die lost again from a perfect find"
     )
+    ap.add_argument(
+        "--blender", type=Path, nargs="+", default=None, help="read these rendered scenes instead"
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -213,10 +221,9 @@ def main(argv=None) -> int:
     if args.zoom:
         args.zoom.mkdir(parents=True, exist_ok=True)
     groups, oracle = Counter(), Counter()
-    for i in indices:
-        scene = benchmark_scene(args.kind, i, args.seed)
+    for i, scene, left in _scenes(args, indices):
         cond = scene.conditions
-        dice, heard, errors = errors_of(scene, args.kind)
+        dice, heard, errors = errors_of(scene, args.kind, left)
         for at, step, details in errors:
             groups[step] += 1
             w, h = cond["frame"]
@@ -226,13 +233,13 @@ def main(argv=None) -> int:
                 oracle[(step, got)] += 1
                 perfect = f" | found perfectly: {got}"
             print(
-                f"scene {i:3d} ({at.x:.0f}, {at.y:.0f}) {at.size:.0f} px: {step}"
+                f"scene {i} ({at.x:.0f}, {at.y:.0f}) {at.size:.0f} px: {step}"
                 f"{': ' + details if details else ''}"
                 f" | {w}x{h} {cond['background']} {cond['die_colour']} tilt {cond['tilt']:.0f}"
                 f"{perfect}"
             )
             if args.zoom:
-                name = f"{args.kind}_{args.seed}_{i}_{at.x:.0f}_{at.y:.0f}.png"
+                name = f"{args.kind}_{args.seed}_{i}_{at.x:.0f}_{at.y:.0f}.png".replace("/", "_")
                 zoom(scene, dice, heard, at, args.zoom / name)
     print("by step:", ", ".join(f"{k}: {v}" for k, v in groups.most_common()))
     if args.oracle:
@@ -241,6 +248,18 @@ def main(argv=None) -> int:
             ", ".join(f"{s} -> {g}: {v}" for (s, g), v in sorted(oracle.items())),
         )
     return 0
+
+
+def _scenes(args, indices):
+    """(label, scene, dice left out of its truth) of the synthetic seed, or of the renders."""
+    if not args.blender:
+        for i in indices:
+            yield f"{i:3d}", benchmark_scene(args.kind, i, args.seed), []
+        return
+    for path in scene_paths(args.blender):
+        kind, scene, left = load(path)
+        if kind == args.kind:
+            yield f"{path.parent.name}/{path.stem}", scene, left
 
 
 if __name__ == "__main__":

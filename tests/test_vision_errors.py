@@ -103,3 +103,24 @@ def test_a_die_read_right_is_read_right_from_its_truth_too():
     assert len(right) >= 5 and got.count("right") >= len(right) - 1
     other_face = replace(right[0], face=right[0].face % 6 + 1)  # the truth says another face
     assert vision_errors.at_truth(scene.image, other_face, "pips") != "right"
+
+
+def test_reports_on_dice_the_truth_leaves_out_are_not_errors():
+    """As bench_photoreal scores renders: a die cut by the frame or covered is left out of the
+    truth, and what the reader says of it is neither right nor wrong."""
+    if not read_learned.enabled("pips"):
+        pytest.skip("the learned reader's networks are not there")
+    scene = benchmark_scene("pips", 3, seed=0)
+    _, _, errors = vision_errors.errors_of(scene, "pips")
+    lost = {id(at) for at, *_ in errors}
+    t = next(d for d in scene.dice if not d.cocked and id(d) not in lost)  # a die read right
+    rest = replace(scene, dice=[d for d in scene.dice if d is not t])
+    _, _, errors = vision_errors.errors_of(rest, "pips")
+    assert any(
+        step == "a face where no die lies" and abs(at.x - t.x) < t.size for at, step, _ in errors
+    )
+    left = [{"x": t.x, "y": t.y, "size": t.size, "why": "out of frame"}]
+    _, _, errors = vision_errors.errors_of(rest, "pips", left)
+    assert not any(
+        abs(at.x - t.x) < 0.6 * t.size and abs(at.y - t.y) < 0.6 * t.size for at, *_ in errors
+    )
