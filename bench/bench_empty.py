@@ -71,6 +71,17 @@ def empty_conditions(kind: str, n: int, seed: int):
         yield dict(c, n_dice=0, cocked=0)
 
 
+def _described(c: dict, dice, ms: float) -> str:
+    w, h = c["frame"]
+    seen = ", ".join(
+        f"{'cocked' if d.cocked else d.face} at {d.confidence:.2f} ({d.size:.0f} px)" for d in dice
+    )
+    return (
+        f"{w}x{h} {c['background']}, tilt {c['tilt']:.0f}, noise {c['noise']}, blur {c['blur']}:"
+        f" {seen or 'no die'} ({ms:.0f} ms)"
+    )
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=150, help="frames per kind (default 150)")
@@ -79,13 +90,17 @@ def main() -> int:
     a = p.parse_args()
     cv2.setNumThreads(1)
     for kind in a.kinds.split(","):
-        tally = EmptyTally()
+        tally, slowest = EmptyTally(), (0.0, "")
         for i, c in enumerate(empty_conditions(kind, a.n, a.seed)):
             scene = render_scene(kind, np.random.default_rng([a.seed, i, 77]), **c)
             t = time.perf_counter()
             readings = read(scene.image, kind)
-            tally.frame(c["background"], readings.dice, (time.perf_counter() - t) * 1000)
-        print("\n".join(tally.lines(kind)), flush=True)
+            ms = (time.perf_counter() - t) * 1000
+            tally.frame(c["background"], readings.dice, ms)
+            if readings.dice:
+                print(f"   frame {i}: {_described(c, readings.dice, ms)}")
+            slowest = max(slowest, (ms, f"frame {i}: {_described(c, readings.dice, ms)}"))
+        print("\n".join(tally.lines(kind)), f"   slowest {slowest[1]}", sep="\n", flush=True)
     return 0
 
 
