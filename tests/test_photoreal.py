@@ -151,3 +151,16 @@ def test_a_leaning_training_set_sets_up_more_leaning_dice_in_the_same_scenes(tmp
         same = ("frame", "die_size", "tilt", "die_colour", "mark_colour")
         assert {k: a["conditions"][k] for k in same} == {k: b["conditions"][k] for k in same}
         assert a["camera"] == b["camera"]
+
+
+def test_an_oblique_training_set_tilts_every_camera_and_keeps_the_scenes(tmp_path):
+    plain = [draw_spec("detrak", 5, i, tmp_path / f"p{i}") for i in range(12)]
+    steep = [draw_spec("detrak", 5, i, tmp_path / f"o{i}", oblique=True) for i in range(12)]
+    assert any(a["camera"]["tilt"] < 10 for a in plain)
+    for a, b in zip(plain, steep, strict=True):
+        assert 15 <= b["camera"]["tilt"] <= 35
+        if a["camera"]["tilt"] >= 15:  # a photo drawn oblique anyway is the same photo
+            assert a["camera"] == b["camera"]
+        same = ("frame", "die_size", "die_colour", "mark_colour")  # (the dice: the reach)
+        assert {k: a["conditions"][k] for k in same} == {k: b["conditions"][k] for k in same}
+        assert a["camera"]["lens_mm"] == b["camera"]["lens_mm"]

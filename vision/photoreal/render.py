@@ -30,7 +30,13 @@ JPEG_QUALITY = 92
 
 
 def render_one(
-    kind: str, seed: int, index: int, out: Path, blender: str = "blender", leaning: bool = False
+    kind: str,
+    seed: int,
+    index: int,
+    out: Path,
+    blender: str = "blender",
+    leaning: bool = False,
+    oblique: bool = False,
 ) -> Path:
     """Render scene `index` into `out`; returns the truth file's path."""
     name = out / f"{kind}_{index:03d}"
@@ -38,7 +44,7 @@ def render_one(
         return name.with_suffix(".json")
     with tempfile.TemporaryDirectory(prefix="arbitre-photoreal-") as tmp:
         tmp = Path(tmp)
-        spec = draw_spec(kind, seed, index, tmp, leaning)
+        spec = draw_spec(kind, seed, index, tmp, leaning, oblique)
         spec_path = tmp / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         cmd = [
@@ -124,6 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         help="more dice set up to lean on a neighbour (spec.LEANING_PAIRS): for training sets",
     )
     p.add_argument(
+        "--oblique",
+        action="store_true",
+        help="every camera 15-35° off vertical (spec._camera): training sets of oblique photos",
+    )
+    p.add_argument(
         "--cameras",
         action="store_true",
         help="render nothing: add the spec's camera to the records of scenes already rendered",
@@ -138,7 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.first, args.first + args.n):
-        print(render_one(args.kind, args.seed, i, args.out, args.blender, args.leaning), flush=True)
+        path = render_one(
+            args.kind, args.seed, i, args.out, args.blender, args.leaning, args.oblique
+        )
+        print(path, flush=True)
     return 0
 
 
