@@ -97,9 +97,10 @@ def main() -> int:
             readings = read(scene.image, kind)
             ms = (time.perf_counter() - t) * 1000
             tally.frame(c["background"], readings.dice, ms)
+            line = f"frame {i}: {_described(c, readings.dice, ms)}"
             if readings.dice:
-                print(f"   frame {i}: {_described(c, readings.dice, ms)}")
-            slowest = max(slowest, (ms, f"frame {i}: {_described(c, readings.dice, ms)}"))
+                print(f"   {line}")
+            slowest = max(slowest, (ms, line))
         print("\n".join(tally.lines(kind)), f"   slowest {slowest[1]}", sep="\n", flush=True)
     return 0
 
