@@ -24,12 +24,13 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_vision import SURE  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.synth.conditions import benchmark_conditions  # noqa: E402
 from vision.synth.scene import KINDS, render_scene  # noqa: E402
-
-SURE = 0.9
 
 
 class EmptyTally:

@@ -47,12 +47,13 @@ from vision.find_report import flat  # noqa: E402
 from vision.learned import crop_die, probabilities  # noqa: E402
 from vision.learned.classes import COCKED, kind_classes  # noqa: E402
 from vision.learned.detector import Found  # noqa: E402
+from vision.photoreal import spec  # noqa: E402
 from vision.photoreal.truth import scene_paths  # noqa: E402
 from vision.synth.scene import KINDS, TruthDie, benchmark_scene  # noqa: E402
 
 NEAR = 0.6  # a find or report this near a die's centre, in its sides, is of that die (as match)
-OBLIQUE = 15  # photos tilted this much or more: 62 of the 84 errors of seed 4000's renders
-# (session 41), where the synthetic set's oblique photos hold a minority of its errors
+OBLIQUE = int(spec.OBLIQUE[0])  # photos tilted this much or more: 62 of the 84 errors of seed
+# 4000's renders (session 41), where the synthetic set's oblique photos hold a minority of its errors
 
 
 @contextmanager

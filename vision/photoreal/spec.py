@@ -40,6 +40,7 @@ ROUGHNESS = {"glossy": (0.05, 0.2), "satin": (0.25, 0.5)}
 # dice each, the plain ones 0.79): the wrong sure faces on the Blender sets are leaning dice
 PAIRS = (0, 1, 1, 2, 3)
 LEANING_PAIRS = (2, 3, 4, 5, 6)
+OBLIQUE = (15.0, 35.0)  # the tilts of an oblique photo, degrees off vertical
 
 
 def draw_spec(
@@ -106,7 +107,7 @@ def _camera(rng, frame, side: float, die_px: float, oblique: bool = False) -> di
     f_px = frame[0] * lens / 36.0
     dist = side * f_px / die_px
     steep = rng.random() < 0.25  # (drawn either way: the scene's later draws stay the same)
-    tilt = rng.uniform(15, 35) if steep or oblique else rng.uniform(0, 10)
+    tilt = rng.uniform(*OBLIQUE) if steep or oblique else rng.uniform(0, 10)
     az = rng.uniform(0, 2 * math.pi)
     t = math.radians(tilt)
     loc = [dist * math.sin(t) * math.cos(az), dist * math.sin(t) * math.sin(az), dist * math.cos(t)]
