@@ -224,7 +224,7 @@ def main(argv=None) -> int:
     if args.zoom:
         args.zoom.mkdir(parents=True, exist_ok=True)
     groups, oracle, oblique = Counter(), Counter(), Counter()
-    for i, scene, left in _scenes(args, indices):
+    for i, scene, left in scenes(args, indices):
         cond = scene.conditions
         dice, heard, errors = errors_of(scene, args.kind, left)
         for at, step, details in errors:
@@ -258,7 +258,7 @@ def main(argv=None) -> int:
     return 0
 
 
-def _scenes(args, indices):
+def scenes(args, indices):
     """(label, scene, dice left out of its truth) of the synthetic seed, or of the renders."""
     if not args.blender:
         for i in indices:
