@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import SURE, match  # noqa: E402
-from vision_errors import NEAR, errors_of, scenes  # noqa: E402
+from vision_errors import errors_of, near, scenes  # noqa: E402
 
 from vision.synth.scene import KINDS  # noqa: E402
 
@@ -54,17 +54,17 @@ def heat_band(heat: float | None) -> str:
 
 def sure_faces(dice, truth, finds) -> list[tuple[str, str, str]]:
     """(face, heat band, outcome) of each face of a scene read at SURE or more; `finds`: the
-    detector's finds the reading came from, the nearest within NEAR sides giving the heat."""
+    detector's finds the reading came from, the nearest within vision_errors.NEAR sides giving
+    the heat."""
     pairs = match(dice, truth)
     under = {j: truth[i] for i, j in pairs.items()}
     out = []
     for j, d in enumerate(dice):
         if d.cocked or d.face is None or d.confidence < SURE:
             continue
-        near = [f for f in finds if math.hypot(f.x - d.x, f.y - d.y) < NEAR * d.size]
-        heat = (
-            min(near, key=lambda f: math.hypot(f.x - d.x, f.y - d.y)).cocked_score if near else None
-        )
+        close = near(finds, d)
+        nearest = min(close, key=lambda f: math.hypot(f.x - d.x, f.y - d.y)) if close else None
+        heat = nearest.cocked_score if nearest else None
         out.append((str(d.face), heat_band(heat), outcome(d, under.get(j))))
     return out
 

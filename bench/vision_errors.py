@@ -92,7 +92,8 @@ def listening():
             setattr(read_learned, name, fn)
 
 
-def _near(items, t, within=NEAR):
+def near(items, t, within=NEAR):
+    """The items (finds, reports) within `within` of die `t`'s side from its centre."""
     return [f for f in items if math.hypot(f.x - t.x, f.y - t.y) < within * t.size]
 
 
@@ -112,14 +113,14 @@ def why(t, die, heard: dict, names: tuple) -> tuple[str, str] | None:
         return "flat die reported cocked", _odds(die, heard, names).strip(", ")
     if die is not None:
         return "flat die misread", f"{t.face} read {die.face} at {die.confidence:.2f}"
-    if not _near(heard.get("finds", []), t):
+    if not near(heard.get("finds", []), t):
         return "flat die never found", ""
-    if _near(heard.get("reports", []), t):
+    if near(heard.get("reports", []), t):
         return "flat die merged into a neighbour's report", ""
     found, rows = heard.get("read", ([], []))
-    near = [i for i, f in enumerate(found) if math.hypot(f.x - t.x, f.y - t.y) < NEAR * t.size]
-    if near:
-        row = rows[near[0]]
+    close = [i for i, f in enumerate(found) if math.hypot(f.x - t.x, f.y - t.y) < NEAR * t.size]
+    if close:
+        row = rows[close[0]]
         return "flat die found, dropped", f"classifier {names[int(row.argmax())]} {row.max():.2f}"
     return "flat die found, moved off it by a later look", ""
 
