@@ -56,8 +56,8 @@ def _tip_band(tip: float) -> str:
     return TIP_BANDS[0] if tip < 35 else TIP_BANDS[1] if tip < 55 else TIP_BANDS[2]
 
 
-def match(dice, truth) -> list:
-    """Pair truth dice with read dice, nearest centres first, within 0.6 of the die's side."""
+def match(dice, truth) -> dict[int, int]:
+    """Truth index -> read index, nearest centres paired first, within 0.6 of the die's side."""
     pairs = []
     for i, t in enumerate(truth):
         for j, d in enumerate(dice):
