@@ -102,3 +102,48 @@ def test_the_command_writes_the_child_s_recipe_with_the_average(tmp_path, capsys
     assert "temperatures to refit" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main([str(tmp_path / "missing.onnx"), str(tmp_path / "b.onnx"), "--out", str(out)])
+
+
+def _halved_network(path, names: tuple[str, str], fc: np.ndarray, fb: np.ndarray, extra=None):
+    """The dense layer as half.py leaves it (the matrix float16, cast at load), its weights
+    under the names given: two exporters name the same layers differently."""
+    inits = [numpy_helper.from_array(fc, names[0]), numpy_helper.from_array(fb, names[1])]
+    if extra is not None:
+        inits.append(numpy_helper.from_array(extra, "unused"))
+    nodes = [
+        helper.make_node("Cast", [names[0]], ["fc32"], to=TensorProto.FLOAT),
+        helper.make_node("Gemm", ["x", "fc32", names[1]], ["y"], transB=1),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "halved",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])],
+        inits,
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+
+
+def test_weights_named_apart_are_paired_by_the_layer_and_input_they_enter(tmp_path):
+    rng = np.random.default_rng(6)
+    fa, ba = rng.normal(0, 1, (3, 4)).astype(np.float16), rng.normal(0, 1, 3).astype(np.float32)
+    fb, bb = rng.normal(0, 1, (3, 4)).astype(np.float16), rng.normal(0, 1, 3).astype(np.float32)
+    # the parent as m18's old exporter named it, the child as train.py names it today
+    _halved_network(tmp_path / "a.onnx", ("onnx::Gemm_7__half", "onnx::Gemm_8"), fa, ba)
+    _halved_network(tmp_path / "b.onnx", ("0.weight__half", "0.bias"), fb, bb)
+    assert average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx", 0.25) == 2
+    got = _read(tmp_path / "m.onnx")
+    assert set(got) == {"onnx::Gemm_7__half", "onnx::Gemm_8"}  # the parent's names stay
+    want = (0.75 * fa.astype(np.float32) + 0.25 * fb.astype(np.float32)).astype(np.float16)
+    np.testing.assert_array_equal(got["onnx::Gemm_7__half"], want)
+    np.testing.assert_allclose(got["onnx::Gemm_8"], 0.75 * ba + 0.25 * bb, atol=1e-6)
+
+
+def test_a_weight_named_apart_that_no_layer_takes_is_refused(tmp_path):
+    rng = np.random.default_rng(7)
+    fc, fb = rng.normal(0, 1, (3, 4)).astype(np.float16), rng.normal(0, 1, 3).astype(np.float32)
+    _halved_network(tmp_path / "a.onnx", ("w__half", "b"), fc, fb)
+    _halved_network(tmp_path / "b.onnx", ("0.weight__half", "0.bias"), fc, fb, extra=fb)
+    with pytest.raises(ValueError, match="name other weights, and no place pairs unused"):
+        average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx")
+    assert not (tmp_path / "m.onnx").exists()

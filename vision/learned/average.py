@@ -37,9 +37,10 @@ def average(parent: Path, child: Path, out: Path, alpha: float = 0.5) -> int:
     a, b = onnx.load(str(parent)), onnx.load(str(child))
     _same_layers(a, b, parent, child)
     theirs = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
+    partner = _partners(a, b, parent, child)
     averaged = 0
     for i, tensor in enumerate(a.graph.initializer):
-        x, y = numpy_helper.to_array(tensor), theirs[tensor.name]
+        x, y = numpy_helper.to_array(tensor), theirs[partner[tensor.name]]
         if x.shape != y.shape or x.dtype != y.dtype:
             raise ValueError(
                 f"{tensor.name}: {parent.name} has {x.dtype} {x.shape}, {child.name} has"
@@ -57,7 +58,7 @@ def average(parent: Path, child: Path, out: Path, alpha: float = 0.5) -> int:
 
 
 def _same_layers(a, b, parent: Path, child: Path) -> None:
-    """The two graphs have the same operators in the same order and the same weight names."""
+    """The two graphs have the same operators in the same order."""
     ops_a, ops_b = [n.op_type for n in a.graph.node], [n.op_type for n in b.graph.node]
     if ops_a != ops_b:
         at = next(
@@ -69,11 +70,45 @@ def _same_layers(a, b, parent: Path, child: Path) -> None:
             f" {ops_a[at] if at < len(ops_a) else 'missing'} in one,"
             f" {ops_b[at] if at < len(ops_b) else 'missing'} in the other"
         )
-    names_a = {t.name for t in a.graph.initializer}
+
+
+def _partners(a, b, parent: Path, child: Path) -> dict[str, str]:
+    """Each parent weight's name -> the child's weight in the same place. The same names when
+    both were written by one exporter; otherwise the weight that enters the same layer at the
+    same input: faces-photoreal (m18, session 16) was written by an older exporter that named
+    its folded convolutions' weights `onnx::Conv_82`, where today's writes `2.weight`."""
+    names_a = [t.name for t in a.graph.initializer]
     names_b = {t.name for t in b.graph.initializer}
-    if names_a != names_b:
-        odd = sorted(names_a ^ names_b)[:3]
-        raise ValueError(f"{parent.name} and {child.name} name other weights: {', '.join(odd)}")
+    if set(names_a) == names_b:
+        return {n: n for n in names_a}
+    where_a, where_b = _places(a), _places(b)
+    by_place = {place: name for name, place in where_b.items()}
+    out = {n: by_place.get(where_a.get(n)) for n in names_a}
+    odd = sorted(n for n, m in out.items() if m is None)
+    if odd or len(set(out.values())) != len(names_b):
+        odd = odd or sorted(names_b - set(out.values()))
+        raise ValueError(
+            f"{parent.name} and {child.name} name other weights, and no place pairs"
+            f" {', '.join(odd[:3])}"
+        )
+    return out
+
+
+def _places(model) -> dict[str, tuple[int, int]]:
+    """Each weight's place: the layer it enters (its index among the graph's nodes) and at
+    which input, looked through the Cast a halved weight goes through (half.py)."""
+    nodes = list(model.graph.node)
+    weights = {t.name for t in model.graph.initializer}
+    cast_of = {n.output[0]: n.input[0] for n in nodes if n.op_type == "Cast"}
+    out = {}
+    for k, node in enumerate(nodes):
+        if node.op_type == "Cast":
+            continue
+        for j, name in enumerate(node.input):
+            name = cast_of.get(name, name)
+            if name in weights:
+                out[name] = (k, j)
+    return out
 
 
 def write_meta(parent: Path, child: Path, out: Path, alpha: float) -> Path:
