@@ -20,6 +20,11 @@ def _network(path, weights: dict, op: str = "Relu") -> None:
         helper.make_node("Gemm", ["x", "fc", "fb"], ["g"], transB=1),
         helper.make_node(op, ["g"], ["y"]),
     ]
+    _save(path, nodes, inits)
+
+
+def _save(path, nodes: list, inits: list) -> None:
+    """A graph from 4 inputs to 3 outputs, of these nodes and weights."""
     graph = helper.make_graph(
         nodes,
         "small",
@@ -114,14 +119,7 @@ def _halved_network(path, names: tuple[str, str], fc: np.ndarray, fb: np.ndarray
         helper.make_node("Cast", [names[0]], ["fc32"], to=TensorProto.FLOAT),
         helper.make_node("Gemm", ["x", "fc32", names[1]], ["y"], transB=1),
     ]
-    graph = helper.make_graph(
-        nodes,
-        "halved",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 4])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 3])],
-        inits,
-    )
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    _save(path, nodes, inits)
 
 
 def test_weights_named_apart_are_paired_by_the_layer_and_input_they_enter(tmp_path):
