@@ -118,7 +118,7 @@ def why(t, die, heard: dict, names: tuple) -> tuple[str, str] | None:
     if near(heard.get("reports", []), t):
         return "flat die merged into a neighbour's report", ""
     found, rows = heard.get("read", ([], []))
-    close = [i for i, f in enumerate(found) if math.hypot(f.x - t.x, f.y - t.y) < NEAR * t.size]
+    close = [i for i, f in enumerate(found) if near([f], t)]
     if close:
         row = rows[close[0]]
         return "flat die found, dropped", f"classifier {names[int(row.argmax())]} {row.max():.2f}"
