@@ -75,8 +75,9 @@ def _same_layers(a, b, parent: Path, child: Path) -> None:
 def _partners(a, b, parent: Path, child: Path) -> dict[str, str]:
     """Each parent weight's name -> the child's weight in the same place. The same names when
     both were written by one exporter; otherwise the weight that enters the same layer at the
-    same input: faces-photoreal (m18, session 16) was written by an older exporter that named
-    its folded convolutions' weights `onnx::Conv_82`, where today's writes `2.weight`."""
+    same input: faces-photoreal (m18, session 16; its average of session 45 keeps m18's names)
+    was written by an older exporter that named its folded convolutions' weights
+    `onnx::Conv_82`, where today's writes `2.weight`."""
     names_a = [t.name for t in a.graph.initializer]
     names_b = {t.name for t in b.graph.initializer}
     if set(names_a) == names_b:
