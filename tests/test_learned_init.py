@@ -18,7 +18,7 @@ from vision.learned.train import export  # noqa: E402
 MODELS = Path(__file__).parents[1] / "vision" / "learned" / "models"
 
 
-@pytest.mark.parametrize("stem", ["faces-wide", "faces-doubt"])
+@pytest.mark.parametrize("stem", ["faces", "faces-doubt"])
 def test_a_stored_classifier_comes_back_as_the_network_opencv_reads(stem):
     path = MODELS / f"{stem}.onnx"
     x = np.random.default_rng(1).normal(size=(8, 4, 32, 32)).astype(np.float32)
@@ -30,7 +30,7 @@ def test_a_stored_classifier_comes_back_as_the_network_opencv_reads(stem):
 
 
 def test_trained_further_and_exported_it_reads_the_same_again(tmp_path):
-    model = from_onnx(MODELS / "faces-wide.onnx")
+    model = from_onnx(MODELS / "faces.onnx")
     with torch.no_grad():
         model[0].bias += 0.5  # "trained": the export must carry the change, not the parent's
     export(model.eval(), tmp_path / "next.onnx")
@@ -40,7 +40,7 @@ def test_trained_further_and_exported_it_reads_the_same_again(tmp_path):
     with torch.no_grad():
         want = model(torch.from_numpy(x)).numpy()
     assert np.abs(net.forward() - want).max() < 0.05  # float16 storage (half.py)
-    parent = cv2.dnn.readNetFromONNX(str(MODELS / "faces-wide.onnx"))
+    parent = cv2.dnn.readNetFromONNX(str(MODELS / "faces.onnx"))
     parent.setInput(x)
     assert np.abs(parent.forward() - want).max() > 0.05
 
@@ -79,7 +79,7 @@ def test_a_classifier_is_no_detector_to_train_further():
     from vision.learned.detect_train import from_onnx as detector_from_onnx
 
     with pytest.raises(ValueError, match="expected 10 convolutions"):
-        detector_from_onnx(MODELS / "faces-wide.onnx")
+        detector_from_onnx(MODELS / "faces.onnx")
 
 
 def test_a_halved_detector_comes_back_as_the_network_the_product_reads(tmp_path):
