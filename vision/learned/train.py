@@ -232,8 +232,8 @@ def main(argv=None) -> int:
     p.add_argument(
         "--name",
         default=NAME,
-        help="file stem (faces-photoreal: the network models/classifiers.json routes pips and"
-        " Strike to)",
+        help="file stem (models/classifiers.json routes pips to faces-photoreal first, Strike to"
+        " faces-strike)",
     )
     p.add_argument(
         "--recalibrate",
