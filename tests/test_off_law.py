@@ -68,10 +68,11 @@ def test_a_frame_with_no_doubted_face_does_not_run_the_axis_network(monkeypatch)
 
 @pytest.mark.skipif(not axis.available("strike"), reason="the axis network is not in models/")
 def test_a_cocked_strike_die_the_classifier_reads_as_a_sure_face_is_asked_instead():
-    # Seed 3's Strike scene 2 (OpenCV 5.0, constraints.txt; faces-photoreal of session 45, and
-    # faces-strike of session 46 alike): a cocked die read as a 2 at 0.95 without the cap. (Scene 8, this test's scene before session
-    # 45's network, is read as a 4 at 0.95 now, its odds of "cocked" under DOUBT: the cap does
-    # not look at it; docs/vision-history.md, "Session 45".)
+    # Seed 3's Strike scene 2 (OpenCV 5.0, constraints.txt; faces-photoreal of session 45 and
+    # faces-strike of session 46 alike): a cocked die read as a 2 at 0.95 without the cap.
+    # (Scene 8, this test's scene before session 45's network, is read as a 4 at 0.95 now, its
+    # odds of "cocked" under DOUBT: the cap does not look at it; docs/vision-history.md,
+    # "Session 45".)
     scene = benchmark_scene("strike", 2, seed=3)
     cocked = [t for t in scene.dice if t.cocked]
     dice = read(scene.image, "strike").dice
