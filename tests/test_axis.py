@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from vision.learned import axis
-from vision.learned.axis import point_below, to_blob
+from vision.learned.axis import fitted_point, point_below, to_blob
 from vision.learned.axis_data import axis_crops, turned
 from vision.learned.crops import warp_crop
 from vision.synth.scene import render_scene
@@ -46,6 +46,28 @@ def test_the_fit_outvotes_dice_that_disagree_and_declines_what_it_cannot_tell():
     assert found is not None and np.hypot(*np.subtract(found, below)) < 40
     assert point_below(points[:3], offsets[:3], shape) is None  # too few dice
     assert point_below(points, -g * (below - points), shape) is None  # the offsets fan out
+
+
+def test_a_fit_of_three_dice_or_of_dice_that_disagree_is_given_as_unagreed():
+    """The reader checks such a point by reading the dice about it (read_learned._oblique_view):
+    the fit gives it, and says the dice did not agree on it."""
+    rng = np.random.default_rng(1)
+    below, g, shape = np.array([1500.0, 400.0]), 1 / 1100, (1000, 1000)
+    points = rng.uniform(0, 1000, (5, 2))
+    exact = g * (below - points)
+    (point, agreed) = fitted_point(points[:3], exact[:3], shape)
+    assert not agreed and point_below(points[:3], exact[:3], shape) is None
+    # the prior pulls it towards the centre; the direction stays
+    centre = np.array([499.5, 499.5])
+    way, true_way = np.subtract(point, centre), below - centre
+    cos = way @ true_way / (np.linalg.norm(way) * np.linalg.norm(true_way))
+    assert cos > np.cos(np.radians(10))
+    assert np.linalg.norm(way) > 0.4 * 1000
+    noisy = exact + rng.normal(0, 0.3, exact.shape)  # side faces misread by 0.3 sides
+    fit = fitted_point(points, noisy, shape)
+    assert fit is None or not fit[1]
+    assert fitted_point(points[:2], exact[:2], shape) is None
+    assert fitted_point(points, exact, shape) == (point_below(points, exact, shape), True)
 
 
 def test_a_crops_offset_turns_with_the_crop():

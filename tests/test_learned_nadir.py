@@ -100,3 +100,17 @@ def test_the_centre_is_kept_when_no_direction_reads_clearly_better():
     assert toward_larger_dice(SHAPE, found, slight, range(len(found))) is None
     assert toward_larger_dice(SHAPE, found, _classifier(_towards(0)), [0, 1]) is None
     assert toward_larger_dice(SHAPE, found[:5], _classifier(_towards(0)), range(5)) is None
+
+
+def test_a_point_given_from_elsewhere_is_taken_only_if_it_reads_the_dice_clearly_better():
+    from vision.learned.nadir import reads_better
+
+    found = _grid(lambda x, y: 30.0)  # too few and too alike in size for the searches
+    true = (639.5 + 0.45 * 1280, 479.5)
+    guess = (true[0] - 60, true[1] + 80)  # a fit of few dice: near the point, not on it
+    assert reads_better(SHAPE, found, _classifier(true), range(len(found)), guess)
+    wrong = (639.5 - 0.45 * 1280, 479.5)  # the other way
+    assert not reads_better(SHAPE, found, _classifier(true), range(len(found)), wrong)
+    # a little better than the centre is not enough: the centre keeps the benefit of the doubt
+    assert not reads_better(SHAPE, found, _classifier(true, sharp=1e5), range(len(found)), guess)
+    assert not reads_better(SHAPE, found, _classifier(true), [0, 1], guess)  # two dice say nothing

@@ -34,7 +34,7 @@ from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.crops import reach
 from vision.learned.detector import Found, find_dice
-from vision.learned.nadir import find_nadir, looks_oblique, toward_larger_dice
+from vision.learned.nadir import find_nadir, looks_oblique, reads_better, toward_larger_dice
 from vision.learned.off_law import ASKED, ask_off_law
 from vision.readings import Die
 from vision.refined_look import refined_look
@@ -49,6 +49,9 @@ WHOLE_KINDS = ("pips",)
 # frame lengths or more from the centre; nearer, or for Détrak, the searches of nadir.py
 AXIS_KINDS = ("strike", "pips")
 AXIS_FAR = 0.12
+# ...and whose fit of 3 dice, or of dice that do not agree, is taken where it reads the sure
+# dice clearly better than the centre (session 48; pips' Blender photos gained nothing)
+CHECKED_FIT_KINDS = ("strike",)
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
@@ -125,9 +128,11 @@ def learned_dice(
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
     """The point below the camera, when the frame may be an oblique photo (a die would be
-    reported cocked) and a point off the centre reads the sure flat dice better
-    (vision/learned/nadir.py: first a direction the dice's sizes agree with, then the older
-    search where a sure flat find reads cocked); else None, the frame's centre. (A find the
+    reported cocked) and a point off the centre reads the sure flat dice better: the axis fit's
+    (AXIS_KINDS; for CHECKED_FIT_KINDS also one of 3 dice or that its dice do not agree on, if
+    it reads them better), else vision/learned/nadir.py's searches (first a direction the dice's
+    sizes agree with, then the older search where a sure flat find reads cocked); else None,
+    the frame's centre. (A find the
     detector half calls cocked but the classifier reads flat does not start it: two of the four
     Strike speed scenes have one, and the search costs 20 ms.)"""
     names = kind_classes(kind)
@@ -137,18 +142,24 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         return None
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
-    if kind in AXIS_KINDS:
-        # (a print the classifier sees no die in has no say)
-        dice = [(found[i].x, found[i].y, found[i].size) for i in flat if names[best[i]] != NONE]
-        below = axis.point_off_centre(frame, dice, AXIS_FAR, kind)
-        if below is not None:
-            return below
 
     def read_faces(idx, below):
         if below is None:  # the frame's centre: read already
             return p[list(idx)][:, faces].max(axis=1)
         crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in idx]
         return probabilities(crops, kind)[:, faces].max(axis=1)
+
+    if kind in AXIS_KINDS:
+        # (a print the classifier sees no die in has no say)
+        dice = [(found[i].x, found[i].y, found[i].size) for i in flat if names[best[i]] != NONE]
+        fit = axis.fit_off_centre(frame, dice, AXIS_FAR, kind)
+        if fit is not None:
+            below, agreed = fit
+            if agreed or (
+                kind in CHECKED_FIT_KINDS
+                and reads_better(frame.shape, found, read_faces, surely, below)
+            ):
+                return below
 
     below = toward_larger_dice(frame.shape, found, read_faces, surely)
     if below is not None:

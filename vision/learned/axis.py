@@ -33,6 +33,7 @@ MODEL = Path(__file__).parent / "models" / "axis.onnx"
 KIND_MODELS = {"pips": MODEL.with_name("axis-pips.onnx")}
 INPUT_SIDE = INPUT  # the classifier's crop size: to_blob is its input
 MIN_DICE = 4  # flat dice needed for a fit of three numbers that outvotes one bad die
+LOOSE_DICE = 3  # ...and for a fit the caller checks by reading the dice (read_learned.py)
 ROUNDS = 8  # reweighting rounds of the robust fit
 SPREAD = 0.12  # an offset this far (die sides) from the fit counts half as much, Cauchy-wise
 PRIOR = 0.5  # the weight, in dice, of a focal length of one frame length and of the centre
@@ -90,10 +91,20 @@ def point_below(
     point along the right line at a likely distance, not one far out (seeds 1 of pips and
     Strike, 150 frames each: 7 points over 0.2 frame lengths off among 74 tilted 10 degrees or
     more without them, 3 with them)."""
+    fit = fitted_point(points, offsets, shape, weights)
+    return fit[0] if fit is not None and fit[1] else None
+
+
+def fitted_point(
+    points: np.ndarray, offsets: np.ndarray, shape: tuple, weights: np.ndarray | None = None
+) -> tuple[tuple[float, float], bool] | None:
+    """(the point point_below fits, whether enough dice agree with it), or None when fewer than
+    LOOSE_DICE dice, the offsets fan out or the point lies over FARTHEST frame lengths out. A
+    point the dice do not agree on is a guess the caller must check some other way."""
     p = np.asarray(points, float).reshape(-1, 2)
     v = np.asarray(offsets, float).reshape(-1, 2)
     n = len(p)
-    if n < MIN_DICE:
+    if n < LOOSE_DICE:
         return None
     h, w = shape[:2]
     cx, cy, length = (w - 1) / 2, (h - 1) / 2, max(h, w)
@@ -110,12 +121,13 @@ def point_below(
         miss = np.linalg.norm((a[: 2 * n] @ sol - b[: 2 * n]).reshape(-1, 2), axis=1)
         w = prior / (1 + (miss / SPREAD) ** 2)
     gx, gy, g = sol
-    if not g > 1e-9 or np.sum(miss <= SPREAD) < max(AGREE, AGREE_SHARE * n):
-        return None  # (the dice do not agree: the prior alone would place the point)
+    if not g > 1e-9:
+        return None
     x, y = gx / g, gy / g
     if math.hypot(x - cx, y - cy) > FARTHEST * length:
         return None
-    return float(x), float(y)
+    agreed = n >= MIN_DICE and np.sum(miss <= SPREAD) >= max(AGREE, AGREE_SHARE * n)
+    return (float(x), float(y)), bool(agreed)
 
 
 def point_off_centre(
@@ -125,11 +137,21 @@ def point_off_centre(
     `least` frame lengths or more from the centre; else None: nearer, the centre (what the
     classifier's crops are turned about by default) serves as well, and the fit's own error
     (0.02-0.04 frame lengths on photos from above, bench/bench_below.py) would cost more."""
-    if not available(kind):
+    fit = fit_off_centre(frame, dice, least, kind)
+    return fit[0] if fit is not None and fit[1] else None
+
+
+def fit_off_centre(
+    frame: np.ndarray, dice: list, least: float, kind: str | None = None
+) -> tuple[tuple[float, float], bool] | None:
+    """fitted_point's (point, agreed) for the flat dice (x, y, side) of `frame`, when the point
+    lies `least` frame lengths or more from the centre; else None (point_off_centre's why)."""
+    if not available(kind) or len(dice) < LOOSE_DICE:
         return None
-    below = point_below([(x, y) for x, y, _ in dice], offsets(frame, dice, kind), frame.shape)
-    if below is None:
+    fit = fitted_point([(x, y) for x, y, _ in dice], offsets(frame, dice, kind), frame.shape)
+    if fit is None:
         return None
+    (x, y), _ = fit
     h, w = frame.shape[:2]
-    far = math.hypot(below[0] - (w - 1) / 2, below[1] - (h - 1) / 2) >= least * max(h, w)
-    return below if far else None
+    far = math.hypot(x - (w - 1) / 2, y - (h - 1) / 2) >= least * max(h, w)
+    return fit if far else None

@@ -45,6 +45,7 @@ RING_ANCHORS = 8  # ...the sure dice it scores them on
 RATIO = 0.5  # ...the most cost, against the centre's, of the direction taken
 LEAST_GAIN = 0.01  # ...and the least gain in cost
 AGREE = 45.0  # ...the most degrees between it and the direction in which the dice grow
+CHECKED_RATIO = 0.75  # a point given by a fit: the most cost, against the centre's, to take it
 
 
 def looks_oblique(found: Sequence[Found], shape: tuple) -> bool:
@@ -106,6 +107,24 @@ def toward_larger_dice(
         if c < least:
             angle, least = half, c
     return at(angle)
+
+
+def reads_better(
+    shape: tuple,
+    found: Sequence[Found],
+    read_faces: Callable[[Sequence[int], tuple | None], np.ndarray],
+    surely: Sequence[int],
+    below: tuple[float, float],
+) -> bool:
+    """Whether `below` reads toward_larger_dice's anchors among the sure dice (`surely`) clearly
+    better than the centre: the check of a point a fit of too few or disagreeing dice gave
+    (read_learned.py), whose direction is often right when its dice are few and their side
+    faces misread (session 48: Blender photos tilted 15-35 degrees with 3-7 sure flat dice)."""
+    anchors = _farthest(shape, found, surely, RING_ANCHORS)
+    if len(anchors) < 3:
+        return False
+    centre, there = _cost(read_faces(anchors, None)), _cost(read_faces(anchors, below))
+    return centre - there >= LEAST_GAIN and there < CHECKED_RATIO * centre
 
 
 def _cost(probabilities: np.ndarray) -> float:
