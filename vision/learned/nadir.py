@@ -22,7 +22,9 @@ DIRECTIONS points at RING reads the sure dice best, and takes it only when two c
 reads them clearly better than the centre (RATIO), and it lies within AGREE of the direction in
 which the dice grow (they are nearer the camera there). Either cue alone points the wrong way
 in photos taken from above; together they rarely do. `find_nadir`, the older search, is kept
-for the frames the first declines.
+for the frames the first declines. `reads_better` is toward_larger_dice's test alone, for a
+point found another way that only reading can vouch for (read_learned.py: an axis fit of too
+few dice, or of dice that do not agree).
 """
 
 from __future__ import annotations
