@@ -9,8 +9,8 @@ for each frame: the detector's sure flat finds the classifier sees a die in, the
 fit; the distance from the point found to the true one, in frame lengths, against the distance
 of the frame's centre (what the crops are turned about when nothing is found), by tilt band,
 and for frames whose point lies OFF or more from the centre, the fit's direction and distance
-apart (session 48). On renders, also how far the network's offsets of the true flat dice are from the camera's (die
-sides). --model reads with another network than the kind's.
+apart (session 48). On renders, also how far the network's offsets of the true flat dice are
+from the camera's (die sides). --model reads with another network than the kind's.
 """
 
 from __future__ import annotations

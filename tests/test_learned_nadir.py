@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from vision.learned.detector import Found
-from vision.learned.nadir import RING, find_nadir, looks_oblique, toward_larger_dice
+from vision.learned.nadir import (
+    RING,
+    find_nadir,
+    looks_oblique,
+    reads_better,
+    toward_larger_dice,
+)
 
 SHAPE = (960, 1280, 3)
 
@@ -103,8 +109,6 @@ def test_the_centre_is_kept_when_no_direction_reads_clearly_better():
 
 
 def test_a_point_given_from_elsewhere_is_taken_only_if_it_reads_the_dice_clearly_better():
-    from vision.learned.nadir import reads_better
-
     found = _grid(lambda x, y: 30.0)  # too few and too alike in size for the searches
     true = (639.5 + 0.45 * 1280, 479.5)
     guess = (true[0] - 60, true[1] + 80)  # a fit of few dice: near the point, not on it

@@ -132,9 +132,9 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     (AXIS_KINDS; for CHECKED_FIT_KINDS also one of 3 dice or that its dice do not agree on, if
     it reads them better), else vision/learned/nadir.py's searches (first a direction the dice's
     sizes agree with, then the older search where a sure flat find reads cocked); else None,
-    the frame's centre. (A find the
-    detector half calls cocked but the classifier reads flat does not start it: two of the four
-    Strike speed scenes have one, and the search costs 20 ms.)"""
+    the frame's centre. (A find the detector half calls cocked but the classifier reads flat
+    does not start it: two of the four Strike speed scenes have one, and the search costs 20
+    ms.)"""
     names = kind_classes(kind)
     faces = face_columns(names)
     best = p.argmax(axis=1)

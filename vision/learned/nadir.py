@@ -99,7 +99,7 @@ def toward_larger_dice(
     centre, costs = cost(None), [cost(at(k * step)) for k in range(DIRECTIONS)]
     best = int(np.argmin(costs))
     angle, least = best * step, costs[best]
-    if centre - least < LEAST_GAIN or least >= RATIO * centre:
+    if not _clearly_better(centre, least, RATIO):
         return None
     grows = math.degrees(math.atan2(slope[2], slope[1]))
     if abs((angle - grows + 180) % 360 - 180) > AGREE:
@@ -126,7 +126,13 @@ def reads_better(
     if len(anchors) < 3:
         return False
     centre, there = _cost(read_faces(anchors, None)), _cost(read_faces(anchors, below))
-    return centre - there >= LEAST_GAIN and there < CHECKED_RATIO * centre
+    return _clearly_better(centre, there, CHECKED_RATIO)
+
+
+def _clearly_better(centre: float, there: float, ratio: float) -> bool:
+    """Whether a point's cost `there` beats the centre's by LEAST_GAIN and is under `ratio` of
+    it: the centre keeps the benefit of the doubt, since a wrong point costs every die."""
+    return centre - there >= LEAST_GAIN and there < ratio * centre
 
 
 def _cost(probabilities: np.ndarray) -> float:
