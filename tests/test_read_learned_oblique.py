@@ -1,7 +1,8 @@
 """Where the reader turns its crops about in an oblique photo (vision/read_learned.py,
 `_oblique_view`): the axis fit's point when the dice agree on it; a point of too few or
-disagreeing dice only when it reads the sure dice clearly better than the centre (session 48).
-Made-up finds and classifier: the crop of a die is the point it is turned about."""
+disagreeing dice only when it reads the sure dice clearly better than the centre (session 48);
+where the sure dice are too few, for EVERY_FIND_KINDS a fit of every find, checked on them all
+(session 49). Made-up finds and classifier: the crop of a die is the point it is turned about."""
 
 from __future__ import annotations
 
@@ -62,3 +63,46 @@ def test_a_point_the_dice_do_not_agree_on_is_taken_only_if_it_reads_them_better(
     assert read_learned._oblique_view(frame, found, p, "strike") is None  # the centre
     frame, found, p = _scene(monkeypatch, None)
     assert read_learned._oblique_view(frame, found, p, "strike") is None
+
+
+def _few_sure(monkeypatch, kind, point):
+    """Two sure flat dice and four finds the detector calls cocked (in a photo this oblique it
+    sees their side faces), all read better the nearer their crops' point is to TRUE; the axis
+    fit gives `point`, unagreed, for 3 dice or more. Returns the reader's point and how many
+    dice each fit was asked for."""
+    names = kind_classes(kind)
+    found = [Found(200.0 + 300 * k, 300.0, 40.0, 0.9, 0.05) for k in range(2)]
+    found += [Found(200.0 + 200 * k, 700.0, 40.0, 0.2, 0.8) for k in range(4)]
+
+    def probabilities(crops, kind):
+        rows = []
+        for below in crops:
+            bx, by = below if below is not None else ((1280 - 1) / 2, (960 - 1) / 2)
+            rows.append(_row(names, names[0], 0.97 * math.exp(-math.dist((bx, by), TRUE) / 300)))
+        return np.stack(rows)
+
+    fits = []
+
+    def fit(frame, dice, least, kind):
+        fits.append(len(dice))
+        return None if len(dice) < 3 else (point, False)
+
+    monkeypatch.setattr(read_learned, "crop_die", lambda frame, x, y, size, below=None: below)
+    monkeypatch.setattr(read_learned, "probabilities", probabilities)
+    monkeypatch.setattr(read_learned.axis, "fit_off_centre", fit)
+    frame = np.zeros(SHAPE, np.uint8)
+    p = probabilities([None] * len(found), kind)
+    return read_learned._oblique_view(frame, found, p, kind), fits
+
+
+def test_detrak_with_too_few_sure_dice_fits_every_find_and_checks_it_on_them_all(monkeypatch):
+    near = (TRUE[0] - 80, TRUE[1] + 60)
+    assert _few_sure(monkeypatch, "detrak", near) == (near, [6])
+    wrong = (639.5 - 0.45 * 1280, 479.5)
+    assert _few_sure(monkeypatch, "detrak", wrong) == (None, [6])
+
+
+def test_strike_does_not_fit_every_find(monkeypatch):
+    """Session 48's rule 109: Strike's fresh renders read no better so."""
+    near = (TRUE[0] - 80, TRUE[1] + 60)
+    assert _few_sure(monkeypatch, "strike", near) == (None, [2])

@@ -34,7 +34,13 @@ from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.crops import reach
 from vision.learned.detector import Found, find_dice
-from vision.learned.nadir import find_nadir, looks_oblique, reads_better, toward_larger_dice
+from vision.learned.nadir import (
+    every_find_point,
+    find_nadir,
+    looks_oblique,
+    reads_better,
+    toward_larger_dice,
+)
 from vision.learned.off_law import ASKED, ask_off_law
 from vision.readings import Die
 from vision.refined_look import refined_look
@@ -52,6 +58,10 @@ AXIS_FAR = 0.12
 # ...and whose fit of 3 dice, or of dice that do not agree, is taken where it reads the sure
 # dice clearly better than the centre (session 48; pips' Blender photos gained nothing)
 CHECKED_FIT_KINDS = ("strike",)
+# the kinds which, when no point is found so, fit every find the classifier sees a die in, the
+# ones read cocked too (nadir.every_find_point; Détrak since session 49: its oblique renders lose
+# most where the sure flat dice are too few; Strike's fresh renders gained nothing, session 48)
+EVERY_FIND_KINDS = ("detrak",)
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
@@ -131,10 +141,10 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     reported cocked) and a point off the centre reads the sure flat dice better: the axis fit's
     (AXIS_KINDS; for CHECKED_FIT_KINDS also one of 3 dice or that its dice do not agree on, if
     it reads them better), else vision/learned/nadir.py's searches (first a direction the dice's
-    sizes agree with, then the older search where a sure flat find reads cocked); else None,
-    the frame's centre. (A find the detector half calls cocked but the classifier reads flat
-    does not start it: two of the four Strike speed scenes have one, and the search costs 20
-    ms.)"""
+    sizes agree with; for EVERY_FIND_KINDS then the fit of every find, if it reads them better;
+    then the older search where a sure flat find reads cocked); else None, the frame's centre.
+    (A find the detector half calls cocked but the classifier reads flat does not start it: two
+    of the four Strike speed scenes have one, and the search costs 20 ms.)"""
     names = kind_classes(kind)
     faces = face_columns(names)
     best = p.argmax(axis=1)
@@ -164,6 +174,11 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     below = toward_larger_dice(frame.shape, found, read_faces, surely)
     if below is not None:
         return below
+    seen = [i for i in range(len(found)) if names[best[i]] != NONE]
+    if kind in EVERY_FIND_KINDS and len(seen) > len(surely):
+        below = every_find_point(frame, found, seen, read_faces, kind, AXIS_FAR)
+        if below is not None:
+            return below
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     return find_nadir(frame.shape, found, read_faces, surely)
