@@ -143,7 +143,7 @@ def every_find_point(
     reads them all clearly better. In a photo tilted 15-35 degrees most flat dice read cocked
     about the centre, so the sure ones are too few to fit, while all of them still show their
     side faces to the axis network. A point that flatters cocked dice into faces could pass
-    the check too; on 52 fresh Détrak renders it flagged one cocked die more and made 57 → 33
+    the check too; on 52 fresh Détrak renders it flagged one cocked die more and made 57 to 33
     errors (session 49)."""
     boxes = [(found[i].x, found[i].y, found[i].size) for i in seen]
     fit = axis.fit_off_centre(frame, boxes, least, kind)
