@@ -102,6 +102,13 @@ def test_detrak_with_too_few_sure_dice_fits_every_find_and_checks_it_on_them_all
     assert _few_sure(monkeypatch, "detrak", wrong) == (None, [6])
 
 
+def test_pips_fits_every_find_once_its_sure_dice_fit_gives_no_point(monkeypatch):
+    near = (TRUE[0] - 80, TRUE[1] + 60)
+    assert _few_sure(monkeypatch, "pips", near) == (near, [2, 6])
+    wrong = (639.5 - 0.45 * 1280, 479.5)
+    assert _few_sure(monkeypatch, "pips", wrong) == (None, [2, 6])
+
+
 def test_strike_does_not_fit_every_find(monkeypatch):
     """Session 48's rule 109: Strike's fresh renders read no better so."""
     near = (TRUE[0] - 80, TRUE[1] + 60)

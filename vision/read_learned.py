@@ -56,12 +56,12 @@ WHOLE_KINDS = ("pips",)
 AXIS_KINDS = ("strike", "pips")
 AXIS_FAR = 0.12
 # ...and whose fit of 3 dice, or of dice that do not agree, is taken where it reads the sure
-# dice clearly better than the centre (session 48; pips' Blender photos gained nothing)
-CHECKED_FIT_KINDS = ("strike",)
+# dice clearly better than the centre (Strike since session 48, pips since 49)
+CHECKED_FIT_KINDS = ("strike", "pips")
 # the kinds which, when no point is found so, fit every find the classifier sees a die in, the
-# ones read cocked too (nadir.every_find_point; Détrak since session 49: its oblique renders lose
-# most where the sure flat dice are too few; Strike's fresh renders gained nothing, session 48)
-EVERY_FIND_KINDS = ("detrak",)
+# ones read cocked too (nadir.every_find_point; Détrak and pips since session 49: their oblique
+# renders lose most where the sure flat dice are too few; Strike's fresh renders gained nothing)
+EVERY_FIND_KINDS = ("pips", "detrak")
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
 CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind

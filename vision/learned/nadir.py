@@ -143,8 +143,8 @@ def every_find_point(
     reads them all clearly better. In a photo tilted 15-35 degrees most flat dice read cocked
     about the centre, so the sure ones are too few to fit, while all of them still show their
     side faces to the axis network. A point that flatters cocked dice into faces could pass
-    the check too; on 52 fresh Détrak renders it flagged one cocked die more and made 57 to 33
-    errors (session 49)."""
+    the check too; on fresh renders it flagged more cocked dice, not fewer (session 49: Détrak
+    57 to 33 errors, 19 to 20 of 28 cocked; pips 157 to 119, 50 to 53 of 66)."""
     boxes = [(found[i].x, found[i].y, found[i].size) for i in seen]
     fit = axis.fit_off_centre(frame, boxes, least, kind)
     if fit is None or not reads_better(frame.shape, found, read_faces, seen, fit[0]):
