@@ -86,11 +86,13 @@ def test_a_cocked_die_read_as_a_face_in_doubt_is_found_again_closer(monkeypatch)
     dice, both read as a 3 with "cocked" at 0.13-0.14 (under COCKED_ODDS), one reads "cocked"
     surely when found again closer and is reported cocked; without that step, a face. (The
     other still reads a face closer: a known miss.) The crops turned as before session 27: with
-    the point the axis network gives, the other is reported cocked and this one missed, closer
-    look or not, so the scene no longer shows the step."""
+    the point the axis network gives (from the sure dice, or since session 49 from every find),
+    the other is reported cocked and this one missed, closer look or not, so the scene no longer
+    shows the step."""
     from vision.synth.scene import benchmark_scene
 
     monkeypatch.setattr(read_learned, "AXIS_KINDS", ())
+    monkeypatch.setattr(read_learned, "EVERY_FIND_KINDS", ())
     scene = benchmark_scene("pips", 20, seed=1)
     cocked = [t for t in scene.dice if t.cocked]
 
