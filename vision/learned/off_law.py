@@ -11,12 +11,17 @@ So a face the classifier already doubts a little (its odds of "cocked" at least 
 offset lies more than OFF sides from the law its frame's flat faces fit is reported with a
 confidence of at most ASKED, under the table's line (kiosk/controllers/decision.py CONFIDENT):
 the table asks the players for that die instead of writing a face that may be a cocked die's.
-It does not call the die cocked: as many flat dice lie as far off the law (misplaced finds in a
+It does not call such a die cocked: as many flat dice lie as far off the law (misplaced finds in a
 cluster, a crop that clips a neighbour), and telling players a die they see flat is cocked is
 arguing with them; a question costs one tap. Chosen on the benchmark's seeds 1 and 3; on fresh
 seeds 5-7 it asked 24 of the 103 faces read at 0.9 or more on cocked dice, and 20 of 17 622
 flat dice read sure (docs/vision-history.md, session 29). The axis network runs only on frames holding
 such a doubted face.
+
+Where the frame's other flat faces fit the law closely, though, a doubted Strike face TYPICAL times
+further off than they lie is a cocked die's nearly always: that one is reported cocked, and the
+table asks for it to be thrown again (session 50; pips' and Détrak's flat dice lie that far too
+often, so theirs are asked).
 """
 
 from __future__ import annotations
@@ -32,6 +37,13 @@ from . import axis
 DOUBT = 0.1  # the classifier's odds of "cocked" from which a face's offset is checked...
 OFF = 0.35  # ...and the distance from the law, in die sides, over which the face is asked
 ASKED = 0.5  # ...with at most this confidence (about half such faces were cocked dice)
+# ...and, in CALLED_KINDS, reported cocked when it also lies TYPICAL times further off than the
+# frame's other flat faces do (their median): where the rest of the frame fits the law closely,
+# such a face is a cocked die's upmost face far more often than a flat die's (read seeds 1-4 of
+# Strike: 10 cocked dice and 1 flat; fresh seeds 92-94: 107 errors to 99, 8 more cocked dice
+# flagged). Pips (5 and 3 on its read seeds) and Détrak (fresh seeds 101-103: 205 to 205) ask.
+TYPICAL = 5.0
+CALLED_KINDS = ("strike",)
 
 
 def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
@@ -64,8 +76,22 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
     if not doubted or not axis.available(kind):
         return dice
     off = off_law(frame, dice, kind)
+    typical = _typical(off, dice)
     out = list(dice)
     for i in doubted:
-        if off[i] > OFF:
+        if off[i] > OFF and kind in CALLED_KINDS and off[i] > TYPICAL * typical[i]:
+            out[i] = replace(dice[i], face=None, cocked=True, confidence=ASKED)
+        elif off[i] > OFF:
             out[i] = replace(dice[i], confidence=ASKED)
+    return out
+
+
+def _typical(off: np.ndarray, dice: list[Die]) -> np.ndarray:
+    """Each die's measure of how far its frame's flat faces lie off the law: the median of the
+    others' distances (0 when it is the only one), so that a die does not set its own bar."""
+    flat = np.array([d.face is not None and not d.cocked for d in dice])
+    out = np.zeros(len(dice))
+    for i in range(len(dice)):
+        others = off[flat & (np.arange(len(dice)) != i)]
+        out[i] = float(np.median(others)) if len(others) else 0.0
     return out
