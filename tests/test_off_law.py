@@ -60,7 +60,7 @@ def test_a_doubted_strike_face_far_off_a_close_law_is_reported_cocked(monkeypatc
     assert out[6].cocked and out[6].face is None and out[6].confidence == ASKED
     assert not any(d.cocked for d in out[:6])
     assert [d.confidence for d in out[:6]] == [0.97] * 6
-    # the same face, in a kind not in CALLED_KINDS, is asked
+    # the same face, in a kind not in TYPICAL, is asked
     asked = ask_off_law(FRAME, _dice(), odds, "pips")[6]
     assert (asked.face, asked.cocked, asked.confidence) == (3, False, ASKED)
 
@@ -69,8 +69,21 @@ def test_a_face_no_further_off_than_typical_of_its_frame_is_asked_not_called_coc
     # the frame's flat faces lie 0.25 sides off the law: 0.55 is not TYPICAL times that
     monkeypatch.setattr(axis, "offsets", _one_off(OFF + 0.2, others_off=0.25))
     out = ask_off_law(FRAME, _dice(), [0.01] * 6 + [DOUBT + 0.05], "strike")
-    assert OFF + 0.2 < off_law.TYPICAL * 0.25
+    assert off_law.TYPICAL["strike"] * 0.25 > OFF + 0.2
     assert (out[6].face, out[6].cocked, out[6].confidence) == (3, False, ASKED)
+
+
+def test_with_too_few_other_flat_faces_a_far_face_is_asked_not_called_cocked(monkeypatch):
+    def offsets(frame, dice, kind=None):
+        out = _lawful_offsets(frame, dice)
+        out[-1] += (0.0, OFF + 0.2)
+        return out
+
+    monkeypatch.setattr(axis, "offsets", offsets)
+    few = _dice()[4:]  # two flat faces besides the doubted one
+    assert len(few) - 1 < off_law.MIN_OTHERS
+    out = ask_off_law(FRAME, few, [0.01, 0.01, DOUBT + 0.05], "strike")
+    assert (out[2].face, out[2].cocked, out[2].confidence) == (3, False, ASKED)
 
 
 def test_a_doubted_face_on_the_law_keeps_its_confidence(monkeypatch):

@@ -37,13 +37,15 @@ from . import axis
 DOUBT = 0.1  # the classifier's odds of "cocked" from which a face's offset is checked...
 OFF = 0.35  # ...and the distance from the law, in die sides, over which the face is asked
 ASKED = 0.5  # ...with at most this confidence (about half such faces were cocked dice)
-# ...and, in CALLED_KINDS, reported cocked when it also lies TYPICAL times further off than the
-# frame's other flat faces do (their median): where the rest of the frame fits the law closely,
-# such a face is a cocked die's upmost face far more often than a flat die's (read seeds 1-4 of
-# Strike: 10 cocked dice and 1 flat; fresh seeds 92-94: 107 errors to 99, 8 more cocked dice
-# flagged). Pips (5 and 3 on its read seeds) and Détrak (fresh seeds 101-103: 205 to 205) ask.
-TYPICAL = 5.0
-CALLED_KINDS = ("strike",)
+# ...and reported cocked when it also lies TYPICAL[kind] times further off than the frame's
+# other flat faces do (their median, MIN_OTHERS of them at least): where the rest of the frame
+# fits the law closely, such a face is a cocked die's upmost face far more often than a flat
+# die's (read seeds of Strike: 10 cocked dice and 1 flat; fresh seeds 92-94: 107 errors to 99,
+# 8 more cocked dice flagged). Pips' flat faces lie that far too often (5 cocked and 3 flat on
+# its read seeds), and Détrak's gained as many cocked dice as it lost flat ones (rules 115-117):
+# they are asked.
+TYPICAL = {"strike": 5.0}
+MIN_OTHERS = 3
 
 
 def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
@@ -79,7 +81,7 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
     typical = _typical(off, dice)
     out = list(dice)
     for i in doubted:
-        if off[i] > OFF and kind in CALLED_KINDS and off[i] > TYPICAL * typical[i]:
+        if off[i] > OFF and kind in TYPICAL and off[i] > TYPICAL[kind] * typical[i]:
             out[i] = replace(dice[i], face=None, cocked=True, confidence=ASKED)
         elif off[i] > OFF:
             out[i] = replace(dice[i], confidence=ASKED)
@@ -88,10 +90,12 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
 
 def _typical(off: np.ndarray, dice: list[Die]) -> np.ndarray:
     """Each die's measure of how far its frame's flat faces lie off the law: the median of the
-    others' distances (0 when it is the only one), so that a die does not set its own bar."""
+    others' distances, so that a die does not set its own bar; infinite with fewer than
+    MIN_OTHERS others, where the frame says too little to call a die cocked against."""
     flat = np.array([d.face is not None and not d.cocked for d in dice])
-    out = np.zeros(len(dice))
+    out = np.full(len(dice), np.inf)
     for i in range(len(dice)):
         others = off[flat & (np.arange(len(dice)) != i)]
-        out[i] = float(np.median(others)) if len(others) else 0.0
+        if len(others) >= MIN_OTHERS:
+            out[i] = float(np.median(others))
     return out
