@@ -10,7 +10,9 @@ side faces follow the law; a cocked die's upmost face, read as a flat one, shows
 that does not. Printed by what the die is and how it was reported (flat/face: a flat die read
 as a face; cocked/face: a cocked die read as a face, the reader's worst error), how many of each
 lie over a few lines, and what off_law's cap does to the faces read at 0.9 or more: how many it
-asks on cocked dice (caught) and on flat ones (a question more) (docs/vision-history.md, sessions 28-29).
+asks on cocked dice (caught) and on flat ones (a question more) (docs/vision-history.md, sessions 28-29);
+and, of every face it asks, how many lie a few times further off than their frame's other flat
+faces (off_law.TYPICAL: those it calls cocked instead; session 50).
 The dice are those the reader reports before its cap, with their confidence before it.
 """
 
@@ -31,6 +33,7 @@ from vision.learned import off_law  # noqa: E402
 from vision.synth.scene import benchmark_set  # noqa: E402
 
 LINES = (0.25, 0.35, 0.45)
+TIMES = (3.0, 4.0, 5.0)  # what off_law.TYPICAL could be: the cap's faces called cocked (session 50)
 CLASSES = ("flat/face", "flat/cocked", "cocked/cocked", "cocked/face")
 SURE = 0.9  # the table's line (kiosk/controllers/decision.py CONFIDENT)
 
@@ -51,19 +54,24 @@ def uncapped(scene, kind: str) -> tuple[list, np.ndarray]:
     return heard.get("dice", []), heard.get("odds", np.zeros(0))
 
 
-def rows_of(scene, kind: str) -> list[tuple[str, float, float, bool]]:
-    """(class, residual, confidence, capped) of each reported die the truth places."""
+def rows_of(scene, kind: str) -> list[tuple[str, float, float, bool, float]]:
+    """(class, residual, confidence, capped, times) of each reported die the truth places;
+    times: its residual over the median of its frame's other flat faces' (off_law.typical_off;
+    0 where the frame has too few of them to compare with)."""
     dice, odds = uncapped(scene, kind)
     if not dice:
         return []
+    residuals = off_law.off_law(scene.image, dice, kind)
+    typical = off_law.typical_off(residuals, dice)
     out = []
-    for d, res, odd in zip(dice, off_law.off_law(scene.image, dice, kind), odds, strict=True):
+    for d, res, odd, typ in zip(dice, residuals, odds, typical, strict=True):
         near = [t for t in scene.dice if math.hypot(t.x - d.x, t.y - d.y) < 0.6 * t.size]
         if near:
             said = "cocked" if d.cocked else ("face" if d.face is not None else "none")
             capped = d.face is not None and odd >= off_law.DOUBT and res > off_law.OFF
             truth = "cocked" if near[0].cocked else "flat"
-            out.append((truth + "/" + said, res, d.confidence, capped))
+            times = res / max(typ, 1e-9) if math.isfinite(typ) else 0.0
+            out.append((truth + "/" + said, res, d.confidence, capped, times))
     return out
 
 
@@ -92,6 +100,14 @@ def main(argv=None) -> int:
         f" asked by the cap (cocked odds >= {off_law.DOUBT}, over {off_law.OFF}):"
         f" {sum(r[3] for r in on_cocked)} on cocked dice, {sum(r[3] for r in on_flat)} on flat"
     )
+    asked = [r for r in rows if r[3]]
+    for times in TIMES:
+        far = [r for r in asked if r[4] > times]
+        flat, cocked = (sum(r[0].startswith(t) for r in far) for t in ("flat", "cocked"))
+        print(
+            f"  ...of all the faces the cap asks, {times:g} times or more further off than their"
+            f" frame's other flat faces: {cocked} on cocked dice, {flat} on flat"
+        )
     return 0
 
 

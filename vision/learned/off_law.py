@@ -78,7 +78,7 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
     if not doubted or not axis.available(kind):
         return dice
     off = off_law(frame, dice, kind)
-    typical = _typical(off, dice)
+    typical = typical_off(off, dice)
     out = list(dice)
     for i in doubted:
         if off[i] > OFF and kind in TYPICAL and off[i] > TYPICAL[kind] * typical[i]:
@@ -88,7 +88,7 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
     return out
 
 
-def _typical(off: np.ndarray, dice: list[Die]) -> np.ndarray:
+def typical_off(off: np.ndarray, dice: list[Die]) -> np.ndarray:
     """Each die's measure of how far its frame's flat faces lie off the law: the median of the
     others' distances, so that a die does not set its own bar; infinite with fewer than
     MIN_OTHERS others, where the frame says too little to call a die cocked against."""
