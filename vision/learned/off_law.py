@@ -66,9 +66,10 @@ def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
 
 def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> list[Die]:
     """The dice, each face read with "cocked" at DOUBT or more and lying over OFF from its
-    frame's law given at most ASKED confidence. `cocked_odds`: the classifier's odds of
-    "cocked" for each die, in order. Frames with no such face are returned as they are, without
-    running the axis network."""
+    frame's law given at most ASKED confidence, or reported cocked where it also lies
+    TYPICAL[kind] times further off than the frame's other flat faces. `cocked_odds`: the
+    classifier's odds of "cocked" for each die, in order. Frames with no such face are returned
+    as they are, without running the axis network."""
     odds = np.asarray(cocked_odds, float)
     doubted = [
         i
@@ -78,12 +79,13 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
     if not doubted or not axis.available(kind):
         return dice
     off = off_law(frame, dice, kind)
-    typical = typical_off(off, dice)
+    far = [i for i in doubted if off[i] > OFF]
+    bar = TYPICAL[kind] * typical_off(off, dice) if far and kind in TYPICAL else None
     out = list(dice)
-    for i in doubted:
-        if off[i] > OFF and kind in TYPICAL and off[i] > TYPICAL[kind] * typical[i]:
+    for i in far:
+        if bar is not None and off[i] > bar[i]:
             out[i] = replace(dice[i], face=None, cocked=True, confidence=ASKED)
-        elif off[i] > OFF:
+        else:
             out[i] = replace(dice[i], confidence=ASKED)
     return out
 
