@@ -42,7 +42,7 @@ def uncapped(scene, kind: str) -> tuple[list, np.ndarray]:
     """The dice the reader reports before off_law's cap, and their odds of "cocked"."""
     heard = {}
 
-    def listen(frame, dice, odds, kind):
+    def listen(frame, dice, odds, kind, best_faces=None):
         heard["dice"], heard["odds"] = list(dice), np.asarray(odds, float)
         return dice
 

@@ -1,6 +1,7 @@
 """Faces whose die shows its sides against the frame's law are asked (vision/learned/off_law.py)."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -84,6 +85,34 @@ def test_with_too_few_other_flat_faces_a_far_face_is_asked_not_called_cocked(mon
     assert len(few) - 1 < off_law.MIN_OTHERS
     out = ask_off_law(FRAME, few, [0.01, 0.01, DOUBT + 0.05], "strike")
     assert (out[2].face, out[2].cocked, out[2].confidence) == (3, False, ASKED)
+
+
+def _with_a_cocked_report(flat: int = 6) -> list[Die]:
+    """`flat` flat faces read sure, then a die reported cocked (the last one)."""
+    dice = _dice()
+    return dice[:flat] + [replace(dice[6], face=None, cocked=True, confidence=0.3)]
+
+
+def test_a_pips_die_reported_cocked_on_a_close_law_is_given_back_its_face_asked(monkeypatch):
+    monkeypatch.setattr(axis, "offsets", _lawful_offsets)
+    low, high = off_law.GIVE_BACK["pips"]
+    odds, best = [0.01] * 6 + [low + 0.05], [3] * 6 + [5]
+    out = ask_off_law(FRAME, _with_a_cocked_report(), odds, "pips", best)
+    assert (out[6].face, out[6].cocked, out[6].confidence) == (5, False, ASKED)
+    assert out[:6] == _dice()[:6]
+    # the classifier sure enough of "cocked", another kind, or too few flat faces: still cocked
+    surer = ask_off_law(FRAME, _with_a_cocked_report(), [0.01] * 6 + [high], "pips", best)
+    strike = ask_off_law(FRAME, _with_a_cocked_report(), odds, "strike", best)
+    few = off_law.ON_LAW_FLAT - 1
+    fewer = ask_off_law(FRAME, _with_a_cocked_report(few), odds[-few - 1 :], "pips", best)
+    assert surer[6].cocked and strike[6].cocked and fewer[-1].cocked
+
+
+def test_a_pips_die_reported_cocked_off_the_law_stays_cocked(monkeypatch):
+    monkeypatch.setattr(axis, "offsets", _one_off(off_law.ON_LAW + 0.1))
+    odds = [0.01] * 6 + [off_law.GIVE_BACK["pips"][0] + 0.05]
+    out = ask_off_law(FRAME, _with_a_cocked_report(), odds, "pips", [3] * 7)
+    assert out[6].cocked and out[6].face is None
 
 
 def test_a_doubted_face_on_the_law_keeps_its_confidence(monkeypatch):

@@ -46,6 +46,11 @@ ASKED = 0.5  # ...with at most this confidence (about half such faces were cocke
 # they are asked.
 TYPICAL = {"strike": 5.0}
 MIN_OTHERS = 3
+# A die reported cocked whose classifier gives "cocked" odds in GIVE_BACK[kind] only, lying within
+# ON_LAW sides of the law of a frame of ON_LAW_FLAT flat faces or more, is given back the face the
+# classifier reads best, asked (session 50, rule 118: pips' read seeds 1-4, 12 flat dice to 1)
+GIVE_BACK = {"pips": (0.2, 0.5)}
+ON_LAW, ON_LAW_FLAT = 0.15, 4
 
 
 def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
@@ -64,19 +69,25 @@ def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
     return np.linalg.norm(offsets - g * towards, axis=1)
 
 
-def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> list[Die]:
+def ask_off_law(
+    frame: np.ndarray, dice: list[Die], cocked_odds, kind: str, best_faces=None
+) -> list[Die]:
     """The dice, each face read with "cocked" at DOUBT or more and lying over OFF from its
     frame's law given at most ASKED confidence, or reported cocked where it also lies
-    TYPICAL[kind] times further off than the frame's other flat faces. `cocked_odds`: the
-    classifier's odds of "cocked" for each die, in order. Frames with no such face are returned
-    as they are, without running the axis network."""
+    TYPICAL[kind] times further off than the frame's other flat faces; and each die reported
+    cocked with odds in GIVE_BACK[kind] lying on a close law given back its best face
+    (`best_faces`, in order), asked. `cocked_odds`: the classifier's odds of "cocked" for each
+    die, in order. Frames with no such die are returned as they are, without running the axis
+    network."""
     odds = np.asarray(cocked_odds, float)
     doubted = [
         i
         for i, d in enumerate(dice)
         if d.face is not None and d.confidence > ASKED and odds[i] >= DOUBT
     ]
-    if not doubted or not axis.available(kind):
+    low, high = GIVE_BACK.get(kind, (1.0, 0.0)) if best_faces is not None else (1.0, 0.0)
+    unsure = [i for i, d in enumerate(dice) if d.cocked and low <= odds[i] < high]
+    if not (doubted or unsure) or not axis.available(kind):
         return dice
     off = off_law(frame, dice, kind)
     far = [i for i in doubted if off[i] > OFF]
@@ -87,6 +98,9 @@ def ask_off_law(frame: np.ndarray, dice: list[Die], cocked_odds, kind: str) -> l
             out[i] = replace(dice[i], face=None, cocked=True, confidence=ASKED)
         else:
             out[i] = replace(dice[i], confidence=ASKED)
+    if sum(d.face is not None and not d.cocked for d in dice) >= ON_LAW_FLAT:
+        for i in (i for i in unsure if off[i] < ON_LAW):
+            out[i] = replace(dice[i], face=best_faces[i], cocked=False, confidence=ASKED)
     return out
 
 
