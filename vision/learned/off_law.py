@@ -21,7 +21,9 @@ such a doubted face.
 Where the frame's other flat faces fit the law closely, though, a doubted Strike face TYPICAL times
 further off than they lie is a cocked die's nearly always: that one is reported cocked, and the
 table asks for it to be thrown again (session 50; pips' and Détrak's flat dice lie that far too
-often, so theirs are asked).
+often, so theirs are asked). The law speaks the other way too: a pips die reported cocked with
+little doubt (GIVE_BACK) whose side faces sit on its frame's law is nearly always flat, and is
+given back the face the classifier reads best, asked (session 50).
 """
 
 from __future__ import annotations
@@ -91,7 +93,13 @@ def ask_off_law(
     if not (doubted or unsure) or not axis.available(kind):
         return dice
     off = off_law(frame, dice, kind)
-    far = [i for i in doubted if off[i] > OFF]
+    out = _ask_or_call(dice, off, [i for i in doubted if off[i] > OFF], kind)
+    return _give_back(out, dice, off, unsure, best_faces)
+
+
+def _ask_or_call(dice: list[Die], off: np.ndarray, far: list[int], kind: str) -> list[Die]:
+    """The dice, each of the faces `far` off the law asked, or reported cocked where it lies
+    TYPICAL[kind] times further off than its frame's other flat faces."""
     bar = TYPICAL[kind] * typical_off(off, dice) if far and kind in TYPICAL else None
     out = list(dice)
     for i in far:
@@ -99,8 +107,16 @@ def ask_off_law(
             out[i] = replace(dice[i], face=None, cocked=True, confidence=ASKED)
         else:
             out[i] = replace(dice[i], confidence=ASKED)
-    if sum(d.face is not None and not d.cocked for d in dice) >= ON_LAW_FLAT:
-        for i in (i for i in unsure if off[i] < ON_LAW):
+    return out
+
+
+def _give_back(out: list[Die], dice: list[Die], off: np.ndarray, unsure: list[int], best_faces):
+    """`out`, each of the `unsure` cocked reports lying within ON_LAW of the law given its best
+    face, asked, in a frame of ON_LAW_FLAT flat faces or more (fewer fit no law to trust)."""
+    if sum(d.face is not None and not d.cocked for d in dice) < ON_LAW_FLAT:
+        return out
+    for i in unsure:
+        if off[i] < ON_LAW:
             out[i] = replace(dice[i], face=best_faces[i], cocked=False, confidence=ASKED)
     return out
 
