@@ -126,14 +126,14 @@ def learned_dice(
     found, p = refined_look(frame, found, p, kind, below)
     # (a calibrated camera looks down: no point below to look away from, nor the axis network's)
     found, p, moved = (found, p, set()) if die_size else _look_outward(frame, found, p, kind, below)
-    out, odds, best, cocked = [], [], [], names.index(COCKED)
+    out, odds, best, cocked, faces = [], [], [], names.index(COCKED), face_columns(names)
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
         die = report(f, row, names, kind)
         if die is None:
             continue
         out.append(replace(die, confidence=min(die.confidence, ASKED)) if i in moved else die)
         odds.append(row[cocked])
-        best.append(names[max(face_columns(names), key=lambda c: row[c])])
+        best.append(names[faces[int(row[faces].argmax())]])
     return one_per_die(ask_off_law(frame, out, odds, kind, best))
 
 

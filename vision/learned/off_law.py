@@ -63,8 +63,8 @@ def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
         return np.zeros(0)
     points = np.array([(d.x, d.y) for d in dice], float)
     offsets = axis.offsets(frame, [(d.x, d.y, d.size) for d in dice], kind).astype(float)
-    flat = [i for i, d in enumerate(dice) if d.face is not None and not d.cocked]
-    below = axis.point_below(points[flat], offsets[flat], frame.shape) if flat else None
+    flat = np.flatnonzero(_flat_faces(dice))
+    below = axis.point_below(points[flat], offsets[flat], frame.shape) if len(flat) else None
     if below is None:
         return np.linalg.norm(offsets, axis=1)
     towards = np.asarray(below) - points
@@ -88,8 +88,8 @@ def ask_off_law(
         for i, d in enumerate(dice)
         if d.face is not None and d.confidence > ASKED and odds[i] >= DOUBT
     ]
-    low, high = GIVE_BACK.get(kind, (1.0, 0.0)) if best_faces is not None else (1.0, 0.0)
-    unsure = [i for i, d in enumerate(dice) if d.cocked and low <= odds[i] < high]
+    give = GIVE_BACK.get(kind) if best_faces is not None else None
+    unsure = [i for i, d in enumerate(dice) if give and d.cocked and give[0] <= odds[i] < give[1]]
     if not (doubted or unsure) or not axis.available(kind):
         return dice
     off = off_law(frame, dice, kind)
@@ -113,7 +113,7 @@ def _ask_or_call(dice: list[Die], off: np.ndarray, far: list[int], kind: str) ->
 def _give_back(out: list[Die], dice: list[Die], off: np.ndarray, unsure: list[int], best_faces):
     """`out`, each of the `unsure` cocked reports lying within ON_LAW of the law given its best
     face, asked, in a frame of ON_LAW_FLAT flat faces or more (fewer fit no law to trust)."""
-    if sum(d.face is not None and not d.cocked for d in dice) < ON_LAW_FLAT:
+    if _flat_faces(dice).sum() < ON_LAW_FLAT:
         return out
     for i in unsure:
         if off[i] < ON_LAW:
@@ -125,10 +125,15 @@ def typical_off(off: np.ndarray, dice: list[Die]) -> np.ndarray:
     """Each die's measure of how far its frame's flat faces lie off the law: the median of the
     others' distances, so that a die does not set its own bar; infinite with fewer than
     MIN_OTHERS others, where the frame says too little to call a die cocked against."""
-    flat = np.array([d.face is not None and not d.cocked for d in dice])
+    flat = _flat_faces(dice)
     out = np.full(len(dice), np.inf)
     for i in range(len(dice)):
         others = off[flat & (np.arange(len(dice)) != i)]
         if len(others) >= MIN_OTHERS:
             out[i] = float(np.median(others))
     return out
+
+
+def _flat_faces(dice: list[Die]) -> np.ndarray:
+    """Which dice are read as flat faces: the ones whose side faces the law is fitted to."""
+    return np.array([d.face is not None and not d.cocked for d in dice], bool)
