@@ -93,3 +93,24 @@ def test_drawn_finds_stay_within_their_reach():
     out = drawn_finds(dice, np.random.default_rng(0), 400)
     offs = [math.dist((x, y), (200.0, 150.0)) / 40.0 for x, y, _, _ in out]
     assert max(offs) <= FAR_SHIFT and min(offs) < 0.1 and np.median(offs) > 0.25
+
+
+def test_rendered_scenes_give_the_refiner_crops_of_each_die_in_view():
+    """The renders' crops are cut as the synthetic photos' are: every die well in view drawn
+    about twice (drawn=2) and every detector find near a die, each target pointing at its die
+    within a find's reach; the dice the truth leaves out give none."""
+    import json
+    from pathlib import Path
+
+    from vision.learned.data import MIN_VISIBLE
+    from vision.learned.refine_data import SCALE, rendered_refine_crops
+
+    here = Path(__file__).parent / "photoreal"
+    records = [json.loads(p.read_text()) for p in sorted(here.glob("*_[0-9][0-9][0-9].json"))]
+    in_view = sum(d.get("visible", 1.0) >= MIN_VISIBLE for r in records for d in r["dice"])
+    crops, targets = rendered_refine_crops([here], seed=5, drawn=2)
+    assert len(crops) == len(targets) and len(crops) >= 2 * in_view
+    assert crops.shape[1:] == (INPUT, INPUT, 4)
+    assert np.linalg.norm(targets[:, :2], axis=1).max() <= FAR_SHIFT / SCALE[0] + 1e-6
+    again, _ = rendered_refine_crops([here], seed=5, drawn=2)
+    assert np.array_equal(crops, again)

@@ -39,21 +39,47 @@ def refine_crops(kind: str, n_scenes: int, seed: int, drawn: int = 1):
 
     from .detector import find_dice
 
-    crops, targets = [], []
+    pairs = []
     k = KINDS.index(kind)
     plans = benchmark_conditions(kind, n_scenes, seed)
     for i in range(n_scenes):
         rng = np.random.default_rng([seed, i, k, 17])
         scene = render_scene(kind, np.random.default_rng([seed, i, k]), **next(plans))
-        dice = [d for d in training_truth(scene) if d.get("visible", 1.0) >= MIN_VISIBLE]
-        finds = [(f.x, f.y, f.size) for f in find_dice(scene.image)]
-        for x, y, size, d in matched(finds, dice) + drawn_finds(dice, rng, drawn):
-            crop, target = crop_and_target(scene.image, (x, y, size), d, rng)
-            crops.append(crop)
-            targets.append(target)
-    if not crops:
+        pairs += frame_crops(scene.image, training_truth(scene), find_dice(scene.image), rng, drawn)
+    return stacked(pairs)
+
+
+def rendered_refine_crops(dirs, seed: int, drawn: int = 1):
+    """The same from Blender-rendered scenes (vision/photoreal): on the oblique renders the
+    refiner taught synthetic photos alone brought 10 of 89 flat dice's far finds within 0.1 of
+    a side (session 51). The dice the truth leaves out give no crop."""
+    from vision.photoreal.truth import read_scene, scene_paths
+
+    from .detector import find_dice
+
+    pairs = []
+    for n, path in enumerate(scene_paths(dirs)):
+        record, image = read_scene(path)
+        rng = np.random.default_rng([seed, n, 23])
+        pairs += frame_crops(image, record["dice"], find_dice(image), rng, drawn)
+    return stacked(pairs)
+
+
+def frame_crops(image, dice: list[dict], finds, rng, drawn: int) -> list[tuple]:
+    """(crop, target) of each of a frame's detector finds near a die, and of `drawn` finds
+    drawn about each die well enough in view."""
+    dice = [d for d in dice if d.get("visible", 1.0) >= MIN_VISIBLE]
+    at = [(f.x, f.y, f.size) for f in finds]
+    return [
+        crop_and_target(image, (x, y, size), d, rng)
+        for x, y, size, d in matched(at, dice) + drawn_finds(dice, rng, drawn)
+    ]
+
+
+def stacked(pairs: list[tuple]):
+    if not pairs:
         return np.zeros((0, 32, 32, 4), np.uint8), np.zeros((0, 3), np.float32)
-    return np.stack(crops), np.asarray(targets, np.float32)
+    return np.stack([c for c, _ in pairs]), np.asarray([t for _, t in pairs], np.float32)
 
 
 def matched(finds, dice: list[dict]) -> list[tuple]:

@@ -1,6 +1,10 @@
 """Train the refiner (refine.py) on generated crops (refine_data.py), export it to ONNX.
 
-    python -m vision.learned.refine_train --scenes 300 --epochs 12 --cache FILE.npz
+    python -m vision.learned.refine_train --scenes 300 --epochs 12 --cache FILE.npz \
+        [--photoreal DIR...]
+
+(--photoreal: Blender renders' crops too; tried in session 51, not kept: the committed refiner
+learned the synthetic photos alone.)
 
 Needs torch (the `train` extra); the product runs the export through OpenCV, its weights stored
 as float16 (half.py). Every kind's dice go into one network: where a die's top face lies in a
@@ -16,9 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.photoreal.truth import rendered_scenes
+
 from .axis_train import cached, export, located_net, make_data, train
 from .crops import CHANNELS, to_input
-from .refine_data import refine_crops
+from .refine_data import refine_crops, rendered_refine_crops
 from .training_loop import logits_of
 
 SEED = 7300  # clear of the classifiers', the axis network's and the benchmark's seeds
@@ -61,6 +67,9 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--cache", type=Path, help="an .npz to keep the crops in, or read them from")
     ap.add_argument("--out", type=Path, default=MODEL)
+    ap.add_argument(
+        "--photoreal", nargs="*", default=[], help="also Blender-rendered scenes from these folders"
+    )
     a = ap.parse_args(argv)
     t0 = time.time()
 
@@ -69,6 +78,10 @@ def main(argv=None) -> int:
 
     x, y = cached(a.cache, "targets", lambda: make_data(a.scenes, a.seed, a.jobs, _part))
     log(f"{len(x)} crops")
+    if a.photoreal:
+        rx, ry = rendered_refine_crops(a.photoreal, a.seed, drawn=2)
+        x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
+        log(f"  and {len(rx)} rendered")
     test = np.arange(len(x)) % 10 == 0  # one crop in ten held out
     blob = to_input(list(x))
     import torch
@@ -82,6 +95,8 @@ def main(argv=None) -> int:
     export(model, a.out, CHANNELS, "where")
     halve(a.out)
     meta = {"scenes_a_kind": a.scenes, "epochs": a.epochs, "seed": a.seed, "crops": len(x)}
+    if a.photoreal:
+        meta["photoreal"] = rendered_scenes(a.photoreal)
     a.out.with_suffix(".json").write_text(json.dumps(meta | {"held_out": held}, indent=1) + "\n")
     log(f"wrote {a.out}")
     return 0
