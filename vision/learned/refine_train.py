@@ -29,6 +29,7 @@ from .training_loop import logits_of
 
 SEED = 7300  # clear of the classifiers', the axis network's and the benchmark's seeds
 MODEL = Path(__file__).parent / "models" / "refine.onnx"
+DRAWN = 2  # finds drawn about each die, synthetic or rendered, beside the detector's own
 
 
 def build_model():
@@ -40,7 +41,7 @@ def build_model():
 
 def _part(args):
     kind, scenes, seed = args
-    return refine_crops(kind, scenes, seed, drawn=2)
+    return refine_crops(kind, scenes, seed, drawn=DRAWN)
 
 
 def errors(pred: np.ndarray, truth: np.ndarray) -> dict:
@@ -79,7 +80,7 @@ def main(argv=None) -> int:
     x, y = cached(a.cache, "targets", lambda: make_data(a.scenes, a.seed, a.jobs, _part))
     log(f"{len(x)} crops")
     if a.photoreal:
-        rx, ry = rendered_refine_crops(a.photoreal, a.seed, drawn=2)
+        rx, ry = rendered_refine_crops(a.photoreal, a.seed, drawn=DRAWN)
         x, y = np.concatenate([x, rx]), np.concatenate([y, ry])
         log(f"  and {len(rx)} rendered")
     test = np.arange(len(x)) % 10 == 0  # one crop in ten held out
