@@ -164,3 +164,30 @@ def test_an_oblique_training_set_tilts_every_camera_and_keeps_the_scenes(tmp_pat
         same = ("frame", "die_size", "die_colour", "mark_colour")  # (the dice: the reach)
         assert {k: a["conditions"][k] for k in same} == {k: b["conditions"][k] for k in same}
         assert a["camera"]["lens_mm"] == b["camera"]["lens_mm"]
+
+
+def test_a_render_in_the_background_yields_the_cpu_without_renicing_its_shell():
+    """`render --background` runs in a session of its own at nice 19 (and that session's
+    autogroup at 19, where the kernel has autogroups); the session that started it keeps its
+    priority, or the benchmark the renders serve would be slowed too."""
+    import subprocess
+
+    child = (
+        "import os, pathlib\n"
+        "from vision.photoreal.render import behind_other_work\n"
+        "group = behind_other_work()\n"
+        "auto = pathlib.Path('/proc/self/autogroup')\n"
+        "print(os.nice(0), os.getsid(0) == os.getpid(), group,"
+        " auto.read_text().split()[-1] if auto.exists() else '-')\n"
+    )
+    root = Path(__file__).resolve().parent.parent
+    mine = Path("/proc/self/autogroup")
+    before = mine.read_text() if mine.exists() else ""
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, cwd=root, check=True
+    )
+    nice, own_session, group, auto_nice = done.stdout.split()
+    assert nice == "19" and own_session == "True"
+    if group == "True":
+        assert auto_nice == "19"
+    assert (mine.read_text() if mine.exists() else "") == before

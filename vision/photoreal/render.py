@@ -6,13 +6,16 @@ rigid bodies), for bench/bench_photoreal.py:
 Each scene gives DIR/KIND_NNN.jpg (quality 92, as a phone saves it) and DIR/KIND_NNN.json (the
 truth: scored dice, dice left out and why, the conditions, the camera). A scene already rendered
 is kept, so an interrupted run goes on where it stopped. Textures are drawn in a scratch
-directory and removed. About 10-40 s a scene on two cores.
+directory and removed. About 10-40 s a scene on two cores. Beside benchmarks or training, add
+`--background` (started with `nohup ... &`): the render then takes only the CPU they leave.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -116,6 +119,28 @@ def _frame(tmp: Path, size, region) -> np.ndarray:
     return image
 
 
+def behind_other_work() -> bool:
+    """Give the CPU to anything else first. Rendering runs for hours beside benchmarks and
+    training; `nice` alone does not make it yield to another session's work, because Linux
+    schedules each session (autogroup) as one whatever the nice values inside it (session 14:
+    a training beside two render loops got a third of the CPU; session 51: 938 s an epoch
+    against 97). So the process takes a session of its own and sets that session's autogroup
+    to 19. A process-group leader (started by a shell with job control) cannot leave its
+    session: its autogroup is the user's shell's, so only its own nice is set. Returns whether
+    the autogroup was set (a kernel without autogroups has none to set)."""
+    if os.getsid(0) != os.getpid():
+        with contextlib.suppress(PermissionError):  # a process-group leader stays
+            os.setsid()
+    os.nice(19 - os.nice(0))
+    if os.getsid(0) != os.getpid():
+        return False
+    try:
+        Path("/proc/self/autogroup").write_text("19", encoding="ascii")
+    except OSError:
+        return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--kind", choices=("pips", "strike", "detrak"), required=True)
@@ -139,7 +164,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="render nothing: add the spec's camera to the records of scenes already rendered",
     )
+    p.add_argument(
+        "--background",
+        action="store_true",
+        help="yield the CPU to other work (benchmarks, training): behind_other_work",
+    )
     args = p.parse_args(argv)
+    if args.background:
+        behind_other_work()
     if args.cameras:
         for i in range(args.first, args.first + args.n):
             print(add_camera(args.kind, args.seed, i, args.out) or f"{args.kind} {i}: not there")
