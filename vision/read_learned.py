@@ -44,6 +44,7 @@ from vision.learned.nadir import (
 from vision.learned.off_law import ASKED, ask_off_law
 from vision.readings import Die
 from vision.refined_look import refined_look
+from vision.ring_look import ring_look
 
 # the kinds whose frames get a look nearer when the detector sees the dice small: heaps of
 # Détrak dice in 4032 px photos (session 22; Strike's readings were none the better)
@@ -126,6 +127,7 @@ def learned_dice(
     found, p = refined_look(frame, found, p, kind, below)
     # (a calibrated camera looks down: no point below to look away from, nor the axis network's)
     found, p, moved = (found, p, set()) if die_size else _look_outward(frame, found, p, kind, below)
+    found, p = ring_look(frame, found, p, kind, below)
     out, odds, best, cocked, faces = [], [], [], names.index(COCKED), face_columns(names)
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
         die = report(f, row, names, kind)

@@ -1,0 +1,106 @@
+"""The ring look (vision/ring_look.py): a face read in some doubt is looked at from around its
+find, and a die whose ring reads "cocked" surely from two sides is reported cocked."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision import find_report, read, read_learned, ring_look
+from vision.learned.classes import COCKED, kind_classes
+from vision.learned.detector import Found
+from vision.synth.scene import benchmark_scene
+
+pytestmark = pytest.mark.skipif(
+    not read_learned.enabled("pips"), reason="the learned models are not there"
+)
+
+
+def _row(names, best, p):
+    row = np.full(len(names), (1 - p) / (len(names) - 1))
+    row[names.index(best)] = p
+    return row
+
+
+def _ring_reads(names, sure_sides):
+    """A fake classifier: the first `sure_sides` crops of each ring read "cocked" at 0.9, the
+    rest a face. Records how many crops it was given."""
+    given = []
+
+    def read_crops(crops, kind):
+        given.append(len(crops))
+        rows = [
+            _row(names, COCKED, 0.9) if k % ring_look.RING < sure_sides else _row(names, 3, 0.9)
+            for k in range(len(crops))
+        ]
+        return np.stack(rows)
+
+    return read_crops, given
+
+
+@pytest.mark.parametrize(("sure_sides", "cocked"), [(2, True), (1, False)])
+def test_a_doubted_face_is_cocked_when_two_sides_of_its_ring_say_so(
+    monkeypatch, sure_sides, cocked
+):
+    """Two crops of the ring reading "cocked" surely make the face a cocked die; one (a cocked
+    neighbour beside a flat die) does not. A face the classifier does not doubt is not looked
+    at: the ring costs RING crops a face."""
+    names = kind_classes("pips")
+    doubted = _row(names, 4, 0.9)
+    doubted[names.index(COCKED)] = ring_look.DOUBT * 2
+    found = [
+        Found(40.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1),
+        Found(100.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1),
+    ]
+    p = np.stack([doubted, _row(names, 5, 0.99)])
+    fake, given = _ring_reads(names, sure_sides)
+    monkeypatch.setattr(ring_look, "probabilities", fake)
+    frame = np.full((120, 160, 3), 128, np.uint8)
+    same, q = ring_look.ring_look(frame, found, p, "pips", None)
+    assert same == found and given == [ring_look.RING]
+    assert find_report.report(found[0], q[0], names, "pips").cocked is cocked
+    assert np.array_equal(q[1], p[1])
+
+
+def test_strike_faces_are_not_looked_at_from_around(monkeypatch):
+    """Strike's ring read 18 flat dice cocked for 4 cocked dice on its read seeds."""
+    names = kind_classes("strike")
+    doubted = _row(names, 4, 0.9)
+    doubted[names.index(COCKED)] = 0.2
+    found = [Found(40.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1)]
+    fake, given = _ring_reads(names, ring_look.RING)
+    monkeypatch.setattr(ring_look, "probabilities", fake)
+    frame = np.full((120, 160, 3), 128, np.uint8)
+    _, q = ring_look.ring_look(frame, found, doubted[None], "strike", None)
+    assert given == [] and np.array_equal(q[0], doubted)
+
+
+def test_the_ring_lies_around_the_find():
+    f = Found(50.0, 60.0, 20.0, flat_score=0.9, cocked_score=0.1)
+    ring = ring_look.around(f)
+    assert len(ring) == ring_look.RING
+    for m in ring:
+        assert math.hypot(m.x - f.x, m.y - f.y) == pytest.approx(ring_look.RADIUS * f.size)
+        assert m.size == f.size
+    assert len({(round(m.x, 6), round(m.y, 6)) for m in ring}) == ring_look.RING
+
+
+def test_a_cocked_die_found_on_its_upmost_face_is_flagged(monkeypatch):
+    """Benchmark scene 53 of pips seed 102 (read in session 52): an 80 px die resting on an
+    edge, found on its upmost face and read as a face at 0.95 without the ring; with it, cocked."""
+    scene = benchmark_scene("pips", 53, 102)
+    die = min(
+        (t for t in scene.dice if t.cocked), key=lambda t: -t.size
+    )  # the scene's largest cocked die
+
+    def reading_of(readings):
+        near = [d for d in readings.dice if math.hypot(d.x - die.x, d.y - die.y) < 0.6 * die.size]
+        return min(near, key=lambda d: math.hypot(d.x - die.x, d.y - die.y))
+
+    with_ring = reading_of(read(scene.image, "pips"))
+    monkeypatch.setattr(ring_look, "RING_KINDS", ())
+    without = reading_of(read(scene.image, "pips"))
+    assert with_ring.cocked and with_ring.face is None
+    assert not without.cocked and without.confidence >= 0.9

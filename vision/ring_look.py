@@ -1,0 +1,63 @@
+"""The ring look (session 52): a face read in some doubt, looked at again from around its find.
+
+The detector finds a die resting on an edge or on another die on its upmost face, which looks
+like a flat die's top face; a crop centred there reads that face. The rest of the cube lies
+beside it, and crops a little aside (RADIUS of a side, RING directions) take it in: for a cocked
+die, two or more of them read "cocked" surely; for a flat die, its neighbours seldom do in two
+directions. On read seeds (pips 102-104, Détrak 108-110), the faces this calls cocked were 6
+cocked dice and 1 flat die for each kind; Strike's were 4 and 18 (its small dice in the box, the
+walls beside them), so Strike does not take it. Only faces the classifier already gives DOUBT odds
+of "cocked" are looked at: about one face in twelve, 8 crops each. read_learned.py runs it last,
+after every other look.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from vision.find_report import reported_face
+from vision.learned import crop_die, probabilities
+from vision.learned.classes import COCKED, kind_classes
+from vision.learned.detector import Found
+
+RING_KINDS = ("pips", "detrak")
+DOUBT = 0.02  # the classifier's odds of "cocked" from which a face is looked at from around...
+RADIUS = 0.4  # ...by crops this many sides aside...
+RING = 8  # ...in this many directions...
+SURE = 0.8  # ...and called cocked when at least TWO of them read "cocked" this sure
+TWO = 2
+
+
+def ring_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
+    """`found` and `p` with the doubted faces whose ring of crops (turned about `below`, as the
+    reader's) reads "cocked" SURE from TWO directions or more taken as read at the second surest
+    of those crops: reported cocked where they were found."""
+    if kind not in RING_KINDS:
+        return found, p
+    names = kind_classes(kind)
+    cocked = names.index(COCKED)
+    idx = [
+        i
+        for i, (f, row) in enumerate(zip(found, p, strict=True))
+        if row[cocked] >= DOUBT and reported_face(f, row, names, kind)
+    ]
+    if not idx:
+        return found, p
+    crops = [crop_die(frame, m.x, m.y, m.size, below) for i in idx for m in around(found[i])]
+    q = probabilities(crops, kind).reshape(len(idx), RING, -1)
+    p = p.copy()
+    for i, rows in zip(idx, q, strict=True):
+        second = rows[np.argsort(rows[:, cocked])[-TWO]]
+        if second[cocked] >= SURE:
+            p[i] = second
+    return found, p
+
+
+def around(f: Found) -> list[Found]:
+    """The find moved RADIUS sides in each of RING directions."""
+    turns = [2 * math.pi * k / RING for k in range(RING)]
+    step = RADIUS * f.size
+    return [replace(f, x=f.x + step * math.cos(a), y=f.y + step * math.sin(a)) for a in turns]
