@@ -59,30 +59,32 @@ OBLIQUE = int(spec.OBLIQUE[0])  # photos tilted this much or more: 62 of the 84 
 @contextmanager
 def listening():
     """The reader's inner steps of each read, recorded in a dict: `finds` (the detector's),
-    `read` (the finds reported from, with their classifier rows), `reports` (before one per
-    die is kept)."""
+    `ringed` (the finds and classifier rows the ring look is given), `read` (the finds reported
+    from, with their rows), `below` (the point below the camera the crops were turned about),
+    `reports` (before one per die is kept)."""
     heard: dict = {}
     saved = {
-        name: getattr(read_learned, name) for name in ("find_dice", "_look_outward", "one_per_die")
+        name: getattr(read_learned, name) for name in ("find_dice", "ring_look", "one_per_die")
     }
 
     def find_dice(*a, **k):
         heard["finds"] = saved["find_dice"](*a, **k)
         return heard["finds"]
 
-    outward_args = inspect.signature(saved["_look_outward"])
+    ring_args = inspect.signature(saved["ring_look"])
 
-    def look_outward(*a, **k):  # the last of the looks: what the reports are made from
-        found, p, moved = saved["_look_outward"](*a, **k)
-        heard["read"] = found, p
-        heard["below"] = outward_args.bind(*a, **k).arguments["below"]
-        return found, p, moved
+    def ring_look(*a, **k):  # the last of the looks: what the reports are made from
+        given = ring_args.bind(*a, **k).arguments
+        heard["ringed"] = given["found"], given["p"]
+        heard["below"] = given["below"]
+        heard["read"] = saved["ring_look"](*a, **k)
+        return heard["read"]
 
     def one_per_die(dice):
         heard["reports"] = list(dice)
         return saved["one_per_die"](dice)
 
-    patches = {"find_dice": find_dice, "_look_outward": look_outward, "one_per_die": one_per_die}
+    patches = {"find_dice": find_dice, "ring_look": ring_look, "one_per_die": one_per_die}
     for name, fn in patches.items():
         setattr(read_learned, name, fn)
     try:

@@ -104,3 +104,21 @@ def test_a_cocked_die_found_on_its_upmost_face_is_flagged(monkeypatch):
     without = reading_of(read(scene.image, "pips"))
     assert with_ring.cocked and with_ring.face is None
     assert not without.cocked and without.confidence >= 0.9
+
+
+def test_the_ring_probe_sees_the_cocked_die_the_ring_look_flags():
+    """bench/ring_probe.py, on the scene above: the die is a face before the ring look (the
+    probe listens to what the ring is given), labelled cocked, and its ring reads "cocked" at
+    SURE from two sides; the scene's flat dice read right, and their rings do not."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import ring_probe
+
+    faces = ring_probe.faces_of(("pips", 102, 53, [ring_look.RADIUS]))
+    cocked = [(odds, s) for truth, odds, (s,) in faces if truth == "cocked"]
+    assert any(odds >= ring_look.DOUBT and s >= ring_look.SURE for odds, s in cocked)
+    right = [(odds, s) for truth, odds, (s,) in faces if truth == "right"]
+    assert right
+    assert not any(odds >= ring_look.DOUBT and s >= ring_look.SURE for odds, s in right)
