@@ -32,6 +32,7 @@ from vision import read, ring_look  # noqa: E402
 from vision.find_report import report  # noqa: E402
 from vision.learned import crop_die, probabilities  # noqa: E402
 from vision.learned.classes import COCKED, kind_classes  # noqa: E402
+from vision.ring_look import around  # noqa: E402
 from vision.synth.scene import KINDS, benchmark_scene  # noqa: E402
 
 BANDS = ((0.0, 0.02), (0.02, 0.05), (0.05, 1.01))  # the classifier's odds of "cocked"
@@ -61,16 +62,7 @@ def faces_of(job: tuple) -> list[tuple[str, float, list[float]]]:
         truth = "cocked" if t.cocked else ("right" if t.face == die.face else "wrong")
         seconds = []
         for r in radii:
-            ring = [
-                crop_die(
-                    scene.image,
-                    f.x + r * f.size * math.cos(a),
-                    f.y + r * f.size * math.sin(a),
-                    f.size,
-                    heard["below"],
-                )
-                for a in (2 * math.pi * k / ring_look.RING for k in range(ring_look.RING))
-            ]
+            ring = [crop_die(scene.image, m.x, m.y, m.size, heard["below"]) for m in around(f, r)]
             seconds.append(float(np.sort(probabilities(ring, kind)[:, cocked])[-2]))
         out.append((truth, float(row[cocked]), seconds))
     return out

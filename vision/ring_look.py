@@ -5,10 +5,11 @@ like a flat die's top face; a crop centred there reads that face. The rest of th
 beside it, and crops a little aside (RADIUS of a side, RING directions) take it in: for a cocked
 die, two or more of them read "cocked" surely; for a flat die, its neighbours seldom do in two
 directions. On read seeds (pips 102-104, Détrak 108-110), the faces this calls cocked were 6
-cocked dice and 1 flat die for each kind; Strike's were 4 and 18 (its small dice in the box, the
-walls beside them), so Strike does not take it. Only faces the classifier already gives DOUBT odds
-of "cocked" are looked at: about one face in twelve, 8 crops each. read_learned.py runs it last,
-after every other look.
+cocked dice and 1 flat die for each kind (Détrak's seeds 111-113, looked at after: 2 and 4);
+Strike's were 4 and 18 (its small dice in the box, the walls beside them), so Strike does not
+take it (bench/ring_probe.py). Only faces the classifier already gives DOUBT odds of "cocked" are
+looked at: about one face in ten, 8 crops each. read_learned.py runs it last, after every other
+look.
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ def ring_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, b
     return found, p
 
 
-def around(f: Found) -> list[Found]:
-    """The find moved RADIUS sides in each of RING directions."""
+def around(f: Found, radius: float = RADIUS) -> list[Found]:
+    """The find moved `radius` sides in each of RING directions."""
     turns = [2 * math.pi * k / RING for k in range(RING)]
-    step = RADIUS * f.size
+    step = radius * f.size
     return [replace(f, x=f.x + step * math.cos(a), y=f.y + step * math.sin(a)) for a in turns]
