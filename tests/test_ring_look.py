@@ -64,17 +64,22 @@ def test_a_doubted_face_is_cocked_when_two_sides_of_its_ring_say_so(
     assert np.array_equal(q[1], p[1])
 
 
-def test_strike_faces_are_not_looked_at_from_around(monkeypatch):
-    """Strike's ring read 18 flat dice cocked for 4 cocked dice on its read seeds."""
+@pytest.mark.parametrize(("sure", "cocked"), [(0.9, False), (0.97, True)])
+def test_strike_faces_are_called_cocked_by_a_surer_ring(monkeypatch, sure, cocked):
+    """Strike's ring at pips' line read 18 flat dice cocked for 4 cocked dice on its read
+    seeds; at SURE["strike"] (0.95), 1 for 4."""
     names = kind_classes("strike")
     doubted = _row(names, 4, 0.9)
     doubted[names.index(COCKED)] = 0.2
     found = [Found(40.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1)]
-    fake, given = _ring_reads(names, ring_look.RING)
-    monkeypatch.setattr(ring_look, "probabilities", fake)
+    monkeypatch.setattr(
+        ring_look,
+        "probabilities",
+        lambda crops, kind: np.stack([_row(names, COCKED, sure)] * len(crops)),
+    )
     frame = np.full((120, 160, 3), 128, np.uint8)
     _, q = ring_look.ring_look(frame, found, doubted[None], "strike", None)
-    assert given == [] and np.array_equal(q[0], doubted)
+    assert find_report.report(found[0], q[0], names, "strike").cocked is cocked
 
 
 def test_the_ring_lies_around_the_find():
@@ -118,7 +123,7 @@ def test_the_ring_probe_sees_the_cocked_die_the_ring_look_flags():
 
     faces = ring_probe.faces_of(("pips", 102, 53, [ring_look.RADIUS]))
     cocked = [(odds, s) for truth, odds, (s,) in faces if truth == "cocked"]
-    assert any(odds >= ring_look.DOUBT and s >= ring_look.SURE for odds, s in cocked)
+    assert any(odds >= ring_look.DOUBT and s >= ring_look.SURE["pips"] for odds, s in cocked)
     right = [(odds, s) for truth, odds, (s,) in faces if truth == "right"]
     assert right
-    assert not any(odds >= ring_look.DOUBT and s >= ring_look.SURE for odds, s in right)
+    assert not any(odds >= ring_look.DOUBT and s >= ring_look.SURE["pips"] for odds, s in right)

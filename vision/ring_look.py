@@ -6,8 +6,9 @@ beside it, and crops a little aside (RADIUS of a side, RING directions) take it 
 die, two or more of them read "cocked" surely; for a flat die, its neighbours seldom do in two
 directions. On read seeds (pips 102-104, Détrak 108-110), the faces this calls cocked were 6
 cocked dice and 1 flat die for each kind (Détrak's seeds 111-113, looked at after: 2 and 4);
-Strike's were 4 and 18 (its small dice in the box, the walls beside them), so Strike does not
-take it (bench/ring_probe.py). Only faces the classifier already gives DOUBT odds of "cocked" are
+Strike's were 4 and 18 (its small dice in the box, the walls beside them), so Strike takes it at
+a surer line: at 0.95, 4 cocked dice and 1 flat on its seeds 95-100 (rule 127; bench/ring_probe.py).
+Only faces the classifier already gives DOUBT odds of "cocked" are
 looked at: about one face in ten, 8 crops each. read_learned.py runs it last, after every other
 look.
 """
@@ -24,17 +25,18 @@ from vision.learned import crop_die, probabilities
 from vision.learned.classes import COCKED, kind_classes
 from vision.learned.detector import Found
 
-RING_KINDS = ("pips", "detrak")
+RING_KINDS = ("pips", "detrak", "strike")
 DOUBT = 0.02  # the classifier's odds of "cocked" from which a face is looked at from around...
 RADIUS = 0.4  # ...by crops this many sides aside...
 RING = 8  # ...in this many directions...
-SURE = 0.8  # ...and called cocked when at least TWO of them read "cocked" this sure
+# ...and called cocked when at least TWO of them read "cocked" this sure
+SURE = {"pips": 0.8, "detrak": 0.8, "strike": 0.95}
 TWO = 2
 
 
 def ring_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
     """`found` and `p` with the doubted faces whose ring of crops (turned about `below`, as the
-    reader's) reads "cocked" SURE from TWO directions or more taken as read at the second surest
+    reader's) reads "cocked" SURE[kind] from TWO directions or more taken as read at the second surest
     of those crops: reported cocked where they were found."""
     if kind not in RING_KINDS:
         return found, p
@@ -52,7 +54,7 @@ def ring_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, b
     p = p.copy()
     for i, rows in zip(idx, q, strict=True):
         second = rows[np.argsort(rows[:, cocked])[-TWO]]
-        if second[cocked] >= SURE:
+        if second[cocked] >= SURE[kind]:
             p[i] = second
     return found, p
 
