@@ -49,7 +49,7 @@ def test_a_doubted_face_is_cocked_when_two_sides_of_its_ring_say_so(
     at: the ring costs RING crops a face."""
     names = kind_classes("pips")
     doubted = _row(names, 4, 0.9)
-    doubted[names.index(COCKED)] = ring_look.DOUBT * 2
+    doubted[names.index(COCKED)] = ring_look.DOUBT["pips"] * 2
     found = [
         Found(40.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1),
         Found(100.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1),
@@ -80,6 +80,22 @@ def test_strike_faces_are_called_cocked_by_a_surer_ring(monkeypatch, sure, cocke
     frame = np.full((120, 160, 3), 128, np.uint8)
     _, q = ring_look.ring_look(frame, found, doubted[None], "strike", None)
     assert find_report.report(found[0], q[0], names, "strike").cocked is cocked
+
+
+def test_strike_looks_around_fewer_faces_than_pips(monkeypatch):
+    """A face of "cocked" 0.03 is looked at from around for pips, not for Strike (from 0.05: its
+    ring caught the same dice from there, at a third of the crops)."""
+    crops = []
+    for kind in ("pips", "strike"):
+        names = kind_classes(kind)
+        row = _row(names, 4, 0.9)
+        row[names.index(COCKED)] = 0.03
+        found = [Found(40.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1)]
+        fake, given = _ring_reads(names, 0)
+        monkeypatch.setattr(ring_look, "probabilities", fake)
+        ring_look.ring_look(np.full((120, 160, 3), 128, np.uint8), found, row[None], kind, None)
+        crops.append(given)
+    assert crops == [[ring_look.RING], []]
 
 
 def test_the_ring_lies_around_the_find():
@@ -123,7 +139,11 @@ def test_the_ring_probe_sees_the_cocked_die_the_ring_look_flags():
 
     faces = ring_probe.faces_of(("pips", 102, 53, [ring_look.RADIUS]))
     cocked = [(odds, s) for truth, odds, (s,) in faces if truth == "cocked"]
-    assert any(odds >= ring_look.DOUBT and s >= ring_look.SURE["pips"] for odds, s in cocked)
+    assert any(
+        odds >= ring_look.DOUBT["pips"] and s >= ring_look.SURE["pips"] for odds, s in cocked
+    )
     right = [(odds, s) for truth, odds, (s,) in faces if truth == "right"]
     assert right
-    assert not any(odds >= ring_look.DOUBT and s >= ring_look.SURE["pips"] for odds, s in right)
+    assert not any(
+        odds >= ring_look.DOUBT["pips"] and s >= ring_look.SURE["pips"] for odds, s in right
+    )

@@ -9,8 +9,9 @@ cocked dice and 1 flat die for each kind (Détrak's seeds 111-113, looked at aft
 Strike's were 4 and 18 (its small dice in the box, the walls beside them), so Strike takes it at
 a surer line: at 0.95, 4 cocked dice and 1 flat on its seeds 95-100 (rule 127; bench/ring_probe.py).
 Only faces the classifier already gives DOUBT odds of "cocked" are
-looked at: about one face in ten, 8 crops each. read_learned.py runs it last, after every other
-look.
+looked at: about one face in ten, 8 crops each (a ring costs about 3.5 ms on one thread). Strike
+from 0.05, where its ring caught the same dice on its read seeds: from 0.02 its speed frames took
+22-25 ms instead of 19 (rule 128). read_learned.py runs it last, after every other look.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from vision.learned.classes import COCKED, kind_classes
 from vision.learned.detector import Found
 
 RING_KINDS = ("pips", "detrak", "strike")
-DOUBT = 0.02  # the classifier's odds of "cocked" from which a face is looked at from around...
+# the classifier's odds of "cocked" from which a face is looked at from around...
+DOUBT = {"pips": 0.02, "detrak": 0.02, "strike": 0.05}
 RADIUS = 0.4  # ...by crops this many sides aside...
 RING = 8  # ...in this many directions...
 # ...and called cocked when at least TWO of them read "cocked" this sure
@@ -45,7 +47,7 @@ def ring_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, b
     idx = [
         i
         for i, (f, row) in enumerate(zip(found, p, strict=True))
-        if row[cocked] >= DOUBT and reported_face(f, row, names, kind)
+        if row[cocked] >= DOUBT[kind] and reported_face(f, row, names, kind)
     ]
     if not idx:
         return found, p
