@@ -92,7 +92,7 @@ def test_a_cocked_die_read_as_a_face_in_doubt_is_found_again_closer(monkeypatch)
     from vision import ring_look
     from vision.synth.scene import benchmark_scene
 
-    monkeypatch.setattr(ring_look, "RING_KINDS", ())
+    monkeypatch.setattr(ring_look, "SURE", {})
     monkeypatch.setattr(read_learned, "AXIS_KINDS", ())
     monkeypatch.setattr(read_learned, "EVERY_FIND_KINDS", ())
     scene = benchmark_scene("pips", 20, seed=1)

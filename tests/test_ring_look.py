@@ -121,7 +121,7 @@ def test_a_cocked_die_found_on_its_upmost_face_is_flagged(monkeypatch):
         return min(near, key=lambda d: math.hypot(d.x - die.x, d.y - die.y))
 
     with_ring = reading_of(read(scene.image, "pips"))
-    monkeypatch.setattr(ring_look, "RING_KINDS", ())
+    monkeypatch.setattr(ring_look, "SURE", {})
     without = reading_of(read(scene.image, "pips"))
     assert with_ring.cocked and with_ring.face is None
     assert not without.cocked and without.confidence >= 0.9

@@ -5,13 +5,16 @@ like a flat die's top face; a crop centred there reads that face. The rest of th
 beside it, and crops a little aside (RADIUS of a side, RING directions) take it in: for a cocked
 die, two or more of them read "cocked" surely; for a flat die, its neighbours seldom do in two
 directions. On read seeds (pips 102-104, Détrak 108-110), the faces this calls cocked were 6
-cocked dice and 1 flat die for each kind (Détrak's seeds 111-113, looked at after: 2 and 4);
-Strike's were 4 and 18 (its small dice in the box, the walls beside them), so Strike takes it at
-a surer line: at 0.95, 4 cocked dice and 1 flat on its seeds 95-100 (rule 127; bench/ring_probe.py).
-Only faces the classifier already gives DOUBT odds of "cocked" are
-looked at: about one face in ten, 8 crops each (a ring costs about 3.5 ms on one thread). Strike
-from 0.05, where its ring caught the same dice on its read seeds: from 0.02 its speed frames took
-22-25 ms instead of 19 (rule 128). read_learned.py runs it last, after every other look.
+cocked dice and 1 flat die for each kind (Détrak's seeds 111-113, looked at after: 2 and 4; its
+fresh seeds 123-125 flagged 6 cocked dice more with it, at no cost in errors: rule 129). Strike's
+were 4 and 18 (its small dice in the box, the walls beside them), so Strike takes it at a surer
+line: at 0.95, 4 cocked dice and 1 flat die on its seeds 95-100 (rule 127; bench/ring_probe.py).
+
+Only faces the classifier already gives DOUBT odds of "cocked" are looked at: about one face in
+ten, 8 crops each (a ring costs about 3.5 ms on one thread). Strike's from 0.05, where its ring
+caught the same dice on its read seeds: from 0.02 its speed frames took 22-25 ms instead of 19
+(rule 128). read_learned.py runs it last, after every other look. The kinds that take it are
+SURE's.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from vision.learned import crop_die, probabilities
 from vision.learned.classes import COCKED, kind_classes
 from vision.learned.detector import Found
 
-RING_KINDS = ("pips", "detrak", "strike")
 # the classifier's odds of "cocked" from which a face is looked at from around...
 DOUBT = {"pips": 0.02, "detrak": 0.02, "strike": 0.05}
 RADIUS = 0.4  # ...by crops this many sides aside...
@@ -38,9 +40,9 @@ TWO = 2
 
 def ring_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
     """`found` and `p` with the doubted faces whose ring of crops (turned about `below`, as the
-    reader's) reads "cocked" SURE[kind] from TWO directions or more taken as read at the second surest
-    of those crops: reported cocked where they were found."""
-    if kind not in RING_KINDS:
+    reader's) reads "cocked" SURE[kind] from TWO directions or more taken as read at the second
+    surest of those crops: reported cocked where they were found."""
+    if kind not in SURE:
         return found, p
     names = kind_classes(kind)
     cocked = names.index(COCKED)
