@@ -27,9 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.find_report import worth_a_look  # noqa: E402
+from vision.later_looks import OUTWARD_REACH as FAR  # noqa: E402  (where it looks further out)
 from vision.learned import detector  # noqa: E402
 from vision.read_learned import NEARER_KINDS, WHOLE_KINDS  # noqa: E402
-from vision.read_learned import OUTWARD_REACH as FAR  # noqa: E402  (where it looks further out)
 from vision.synth.scene import benchmark_scene  # noqa: E402
 
 OFF = 0.2  # of a side: a find this far off its top face reads its side face too

@@ -1,6 +1,7 @@
 """vision.read's learned path (vision/read_learned.py): the detector finds the dice, the classifier
-reads them. Scenes are generated with seeds the networks were not trained on (training: 2026..,
-calibration: 2526..), and tables drawn by the tests' own drawer (tests/test_vision_draw.py)."""
+reads them, and the looks after its first reading (vision/later_looks.py) read again. Scenes are
+generated with seeds the networks were not trained on (training: 2026.., calibration: 2526..),
+and tables drawn by the tests' own drawer (tests/test_vision_draw.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 from test_vision_draw import FACES, match, scatter, table
 
-from vision import Ellipse, find_report, read, read_learned
+from vision import Ellipse, find_report, later_looks, read, read_learned
 from vision.read import in_arena
 from vision.readings import Die
 from vision.synth.scene import render_scene
@@ -199,7 +200,7 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
         Found(20.0, 60.0, 16.0, flat_score=0.2, cocked_score=0.6),  # the detector's cocked
     ]
     doubtful = _row(names, 4, p=0.6)
-    doubtful[cocked] = (read_learned.DOUBT_ODDS + find_report.COCKED_ODDS["pips"]) / 2
+    doubtful[cocked] = (later_looks.DOUBT_ODDS + find_report.COCKED_ODDS["pips"]) / 2
     p = np.stack([doubtful, _row(names, 5), doubtful])
     looked = []
 
@@ -208,9 +209,9 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
         row = _row(names, "cocked", p=0.6)
         return np.stack([row] * len(crops))
 
-    monkeypatch.setattr(read_learned, "probabilities", mirrored_reading)
+    monkeypatch.setattr(later_looks, "probabilities", mirrored_reading)
     frame = np.full((80, 80, 3), 128, np.uint8)
-    again = read_learned._second_look(frame, found, p, "pips", None)
+    again = later_looks.mirrored_look(frame, found, p, "pips", None)
     assert looked == [1]
     assert again[0, cocked] == pytest.approx((doubtful[cocked] + 0.6) / 2)
     assert find_report.flat(found[0], again[0], names, "pips").cocked
@@ -243,23 +244,23 @@ def test_a_find_off_its_die_is_looked_at_around(monkeypatch):
     (die,) = scene.dice
     names = kind_classes("pips")
     bare = (40.0, 40.0) if math.hypot(die.x - 40, die.y - 40) > 150 else (600.0, 440.0)
-    looked = read_learned.RELOOKS
+    looked = later_looks.RELOOKS
     found = [Found(die.x + 0.3 * die.size, die.y, die.size, flat_score=0.6, cocked_score=0.1)]
     found += [  # on bare table, colder and colder: the last is left alone
         Found(*bare, die.size, flat_score=0.55 - 0.05 * k, cocked_score=0.1) for k in range(looked)
     ]
     p = np.stack([_row(names, "none")] * len(found))
     crops = []
-    real = read_learned.probabilities
+    real = later_looks.probabilities
 
     def counted(c, kind):
         crops.append(len(c))
         return real(c, kind)
 
-    monkeypatch.setattr(read_learned, "probabilities", counted)
-    moved, q = read_learned._look_around(scene.image, found, p, "pips", None)
-    assert crops == [looked * len(read_learned.AROUND)]
-    assert moved[0] in read_learned._around(found[0])  # one of the crops around it
+    monkeypatch.setattr(later_looks, "probabilities", counted)
+    moved, q = later_looks.look_around(scene.image, found, p, "pips", None)
+    assert crops == [looked * len(later_looks.AROUND)]
+    assert moved[0] in later_looks._around(found[0])  # one of the crops around it
     assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.6 * die.size
     assert names[int(q[0].argmax())] == die.face
     assert find_report.flat(moved[0], q[0], names, "pips").face == die.face
@@ -362,17 +363,17 @@ def test_a_die_half_a_side_off_its_find_is_reached_in_two_steps(monkeypatch):
                 rows[-1] = 0.6 * _row(names, 3) + 0.4 * _row(names, "none")
         return np.stack(rows)
 
-    monkeypatch.setattr(read_learned, "crop_die", crop)
-    monkeypatch.setattr(read_learned, "probabilities", probabilities)
+    monkeypatch.setattr(later_looks, "crop_die", crop)
+    monkeypatch.setattr(later_looks, "probabilities", probabilities)
     found = [
         Found(die[0] + 0.55 * side, die[1], side, flat_score=0.6, cocked_score=0.1),
         Found(300.0, 300.0, side, flat_score=0.6, cocked_score=0.1),
     ]
     p = np.stack([_row(names, "none")] * 2)
-    moved, q = read_learned._look_around(None, found, p, "pips", None)
+    moved, q = later_looks.look_around(None, found, p, "pips", None)
     assert math.hypot(moved[0].x - die[0], moved[0].y - die[1]) < 0.15 * side
     assert names[int(q[0].argmax())] == 3
     assert moved[1] == found[1] and names[int(q[1].argmax())] == "none"
-    monkeypatch.setattr(read_learned, "RELOOK_STEP", 0.7)  # one step only: not reached
-    moved, q = read_learned._look_around(None, found, p, "pips", None)
+    monkeypatch.setattr(later_looks, "RELOOK_STEP", 0.7)  # one step only: not reached
+    moved, q = later_looks.look_around(None, found, p, "pips", None)
     assert moved[0] == found[0] and names[int(q[0].argmax())] == "none"

@@ -1,4 +1,4 @@
-"""The closer look of vision/read_learned.py (session 19): finds reported cocked, or dropped, are
+"""The closer look of vision/later_looks.py (session 19): finds reported cocked, or dropped, are
 found again by the detector on a window around them, their dice seen bigger, and read again."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_read_learned import _one_flat_die, _row
 
-from vision import find_report, read_learned
+from vision import find_report, later_looks, read_learned
 
 pytestmark = pytest.mark.skipif(
     not all(read_learned.enabled(k) for k in ("pips", "strike", "detrak")),
@@ -32,7 +32,7 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     names = kind_classes("pips")
     off = Found(die.x + 0.35 * die.size, die.y, die.size, flat_score=0.3, cocked_score=0.55)
     unsure = _row(names, "cocked", p=0.45)
-    moved, q = read_learned._closer_look(scene.image, [off], unsure[None], "pips", None)
+    moved, q = later_looks.closer_look(scene.image, [off], unsure[None], "pips", None)
     assert find_report.tilted(off, unsure, names, "pips").cocked  # as the frame's look had it
     assert math.hypot(moved[0].x - die.x, moved[0].y - die.y) < 0.15 * die.size
     again = find_report.report(moved[0], q[0], names, "pips")
@@ -40,16 +40,17 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
 
     looked = []
     monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f.x))
-    n = read_learned.CLOSER_LOOKS + 2
+    n = later_looks.CLOSER_LOOKS + 2
     finds = [replace(off, x=float(x), cocked_score=0.5 + x / 1000) for x in range(n + 1)]
     rows = np.stack([unsure] * n + [_row(names, "cocked", p=0.9)])
-    read_learned._closer_look(scene.image, finds, rows, "pips", None)
+    later_looks.closer_look(scene.image, finds, rows, "pips", None)
     # the least sure first, as many as CLOSER_LOOKS; never the one the classifier is sure of
-    assert looked == [float(x) for x in range(read_learned.CLOSER_LOOKS)]
+    assert looked == [float(x) for x in range(later_looks.CLOSER_LOOKS)]
     monkeypatch.setattr(read_learned, "find_dice", lambda *a, **k: [off])
     for kind in ("pips", "detrak"):
         row = _row(kind_classes(kind), "cocked", p=0.45)
-        monkeypatch.setattr(read_learned, "probabilities", lambda crops, k, r=row: r[None])
+        for module in (read_learned, later_looks):  # the first reading's and the looks' classifier
+            monkeypatch.setattr(module, "probabilities", lambda crops, k, r=row: r[None])
         looked.clear()
         read_learned.learned_dice(scene.image, kind, die_size=die.size)
         assert len(looked) == 1
@@ -74,9 +75,9 @@ def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch)
         reports = [find_report.tilted(f, r, names, kind) for f, r in zip(finds, rows, strict=True)]
         assert reports[:6] == [None] * 6 and reports[6].cocked  # dropped, and kept
         looked.clear()
-        read_learned._closer_look(frame, finds, rows, kind, None)
+        later_looks.closer_look(frame, finds, rows, kind, None)
         lost = [x for x in looked if x != 99.0]
-        assert lost == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0][: read_learned.CLOSER_LOST]
+        assert lost == [5.0, 4.0, 3.0, 2.0, 1.0, 0.0][: later_looks.CLOSER_LOST]
         # (the sure one is reported cocked: looked at as one, if the classifier doubts it)
         assert 99.0 in looked
 
@@ -99,12 +100,12 @@ def test_a_cocked_die_read_as_a_face_in_doubt_is_found_again_closer(monkeypatch)
     cocked = [t for t in scene.dice if t.cocked]
 
     def reported(doubted_face: float) -> list[bool | None]:
-        monkeypatch.setattr(read_learned, "DOUBTED_FACE", doubted_face)
+        monkeypatch.setattr(later_looks, "DOUBTED_FACE", doubted_face)
         dice = read_learned.learned_dice(scene.image, "pips")
         near = [
             [d for d in dice if math.hypot(d.x - t.x, d.y - t.y) < 0.5 * t.size] for t in cocked
         ]
         return [n[0].cocked if n else None for n in near]
 
-    assert reported(read_learned.DOUBTED_FACE) == [False, True]
+    assert reported(later_looks.DOUBTED_FACE) == [False, True]
     assert reported(1.1) == [False, False]  # no face is doubted

@@ -1,4 +1,4 @@
-"""The look further out of vision/read_learned.py (session 33): in an oblique photo the detector
+"""The look further out of vision/later_looks.py (session 33): in an oblique photo the detector
 finds a flat die between its top face and the side face the photo shows, and the crop there
 reads cocked; read again further from the point below the camera, it reads its face, asked."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from test_read_learned import _row
 
-from vision import find_report, read_learned
+from vision import find_report, later_looks, read_learned
 from vision.learned.classes import COCKED, kind_classes
 from vision.learned.crops import crop_die
 from vision.learned.detector import Found
@@ -47,7 +47,7 @@ def test_a_flat_die_found_toward_the_point_below_reads_its_face_further_out(obli
     names = kind_classes("pips")
     p = _read(scene, find)
     assert find_report.reported_cocked(find, p[0], names, "pips")  # what the reader had
-    found, q, moved = read_learned._look_outward(scene.image, [find], p, "pips", scene.below)
+    found, q, moved = later_looks.look_outward(scene.image, [find], p, "pips", scene.below)
     assert moved == {0}
     assert names[int(q[0].argmax())] == die.face
     assert math.dist((found[0].x, found[0].y), (die.x, die.y)) < 0.2 * die.size
@@ -64,29 +64,29 @@ def test_only_far_finds_of_oblique_pips_photos_are_looked_at_further_out(oblique
     h, w = scene.image.shape[:2]
     near_centre = ((w - 1) / 2 + 0.1 * w, (h - 1) / 2)
     read = []
-    real = read_learned.probabilities
+    real = later_looks.probabilities
     monkeypatch.setattr(
-        read_learned, "probabilities", lambda crops, k: read.append(len(crops)) or real(crops, k)
+        later_looks, "probabilities", lambda crops, k: read.append(len(crops)) or real(crops, k)
     )
     for kind, below in (("strike", scene.below), ("pips", None), ("pips", near_centre)):
-        found, q, moved = read_learned._look_outward(scene.image, [find], p, kind, below)
+        found, q, moved = later_looks.look_outward(scene.image, [find], p, kind, below)
         assert (found, moved, read) == ([find], set(), [])
         assert np.array_equal(q, p)
     r = math.dist((find.x, find.y), scene.below)
-    assert r >= read_learned.OUTWARD_REACH * max(h, w)
+    assert r >= later_looks.OUTWARD_REACH * max(h, w)
     step = 0.3 * max(h, w) / r  # 0.3 frame lengths from the point, the same way
     near = replace(
         find,
         x=scene.below[0] + step * (find.x - scene.below[0]),
         y=scene.below[1] + step * (find.y - scene.below[1]),
     )
-    assert read_learned._look_outward(scene.image, [near], p, "pips", scene.below)[2] == set()
+    assert later_looks.look_outward(scene.image, [near], p, "pips", scene.below)[2] == set()
     assert read == []
     names = kind_classes("pips")
     monkeypatch.setattr(
-        read_learned, "probabilities", lambda crops, k: np.stack([_row(names, COCKED)] * len(crops))
+        later_looks, "probabilities", lambda crops, k: np.stack([_row(names, COCKED)] * len(crops))
     )
-    found, q, moved = read_learned._look_outward(scene.image, [find], p, "pips", scene.below)
+    found, q, moved = later_looks.look_outward(scene.image, [find], p, "pips", scene.below)
     assert (found, moved) == ([find], set())
 
 
@@ -97,13 +97,12 @@ def test_a_face_read_further_out_is_asked(oblique, monkeypatch):
     names = kind_classes("pips")
     sure = _row(names, die.face, p=0.999)
     monkeypatch.setattr(read_learned, "find_dice", lambda *a, **k: [find])
-    monkeypatch.setattr(
-        read_learned, "probabilities", lambda crops, k: np.stack([sure] * len(crops))
-    )
+    for module in (read_learned, later_looks):  # the first reading's and the looks' classifier
+        monkeypatch.setattr(module, "probabilities", lambda crops, k: np.stack([sure] * len(crops)))
     (alone,) = read_learned.learned_dice(scene.image, "pips")
     assert alone.face == die.face and alone.confidence > ASKED
     monkeypatch.setattr(
-        read_learned, "_look_outward", lambda frame, found, p, kind, below: (found, p, {0})
+        read_learned, "look_outward", lambda frame, found, p, kind, below: (found, p, {0})
     )
     (asked,) = read_learned.learned_dice(scene.image, "pips")
     assert asked.face == die.face and asked.confidence == ASKED
@@ -119,15 +118,15 @@ def test_detrak_takes_the_axis_networks_point_when_its_frame_has_none(oblique, m
         asked.append(kind)
         return scene.below
 
-    monkeypatch.setattr(read_learned.axis, "point_off_centre", point)
+    monkeypatch.setattr(later_looks.axis, "point_off_centre", point)
     for kind in ("detrak", "pips"):
         names = kind_classes(kind)
         face = _row(names, names[0], p=0.99)
         monkeypatch.setattr(
-            read_learned, "probabilities", lambda crops, k, r=face: np.stack([r] * len(crops))
+            later_looks, "probabilities", lambda crops, k, r=face: np.stack([r] * len(crops))
         )
         cocked = _row(names, COCKED, p=0.9)[None]
-        found, q, moved = read_learned._look_outward(scene.image, [find], cocked, kind, None)
+        found, q, moved = later_looks.look_outward(scene.image, [find], cocked, kind, None)
         assert moved == ({0} if kind == "detrak" else set())
     assert asked == ["detrak"]
 
@@ -136,5 +135,5 @@ def test_a_calibrated_camera_is_not_looked_at_further_out(oblique, monkeypatch):
     """A known die size is the table's camera, mounted above it: no axis network on its frames."""
     scene, die, find = oblique
     monkeypatch.setattr(read_learned, "find_dice", lambda *a, **k: [find])
-    monkeypatch.setattr(read_learned, "_look_outward", lambda *a: pytest.fail("looked further out"))
+    monkeypatch.setattr(read_learned, "look_outward", lambda *a: pytest.fail("looked further out"))
     read_learned.learned_dice(scene.image, "detrak", die_size=die.size)

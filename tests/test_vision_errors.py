@@ -65,12 +65,18 @@ def test_each_error_is_put_down_to_its_step():
 def test_listening_hears_the_readers_steps_and_leaves_it_as_it_was():
     if not read_learned.enabled("pips"):
         pytest.skip("the learned reader's networks are not there")
-    before = (read_learned.find_dice, read_learned._look_outward, read_learned.one_per_die)
+    before = (
+        read_learned.find_dice,
+        read_learned.look_outward,
+        read_learned.ring_look,
+        read_learned.one_per_die,
+    )
     scene = benchmark_scene("pips", 3, seed=0)
     dice, heard, errors = vision_errors.errors_of(scene, "pips")
     assert (
         read_learned.find_dice,
-        read_learned._look_outward,
+        read_learned.look_outward,
+        read_learned.ring_look,
         read_learned.one_per_die,
     ) == before
     assert len(heard["finds"]) >= len(dice) > 0

@@ -35,7 +35,7 @@ COCKED_ODDS = {"pips": 0.2, "strike": 0.25, "detrak": 0.3}
 # every two reports of one die lay at 0.51 of a side at most, and reports of two dice touching at
 # 0.73 or more, their finds drawn together (session 24; the watcher keeps SAME_DIE)
 ONE_DIE = 0.65
-# a find looked at again (read_learned's look around, refined_look.py): a flat find this hot
+# a find looked at again (later_looks.look_around, refined_look.py): a flat find this hot
 # that the classifier sees no die in is worth it, and a crop read again is the die's face when
 # it reads a face this sure with "cocked" under FLAT_ODDS
 RELOOK_FIND = 0.3

@@ -5,8 +5,8 @@ The detector puts some finds a third to half a side off their die (dice touching
 dice of oblique photos); the classifier then reads them cocked or sees no die. Read again where
 the refiner says the die's top face lies, most read their face. A find the refiner leaves about
 where it was is read as before: on seeds 1 and 3, the refined finds read as faces that it moved
-less than REFINE_MOVE were as often cocked dice as flat ones. read_learned.py runs it after its
-other looks again and before the look further out.
+less than REFINE_MOVE were as often cocked dice as flat ones. read_learned.py runs it after the
+other looks again (vision/later_looks.py) and before the look further out (look_outward there).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 
 def about_lost(f: Found, row: np.ndarray, names: tuple, kind: str) -> bool:
     """Whether the report of this find loses a die it may be off: reported cocked, or no die
-    seen where the detector is warm (as the reader's look around and closer look choose theirs)."""
+    seen where the detector is warm (as later_looks.look_around and closer_look choose theirs)."""
     if reported_cocked(f, row, names, kind):
         return True
     if names[int(row.argmax())] != NONE:
