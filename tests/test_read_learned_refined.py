@@ -93,22 +93,27 @@ def test_only_the_refine_kinds_are_refined(monkeypatch):
     assert found == [find] and (q == p).all()
 
 
-def test_detrak_takes_a_find_the_refiner_moves_a_tenth_of_a_side(monkeypatch):
-    """Rule 130 (session 53): Détrak's finds moved 0.1-0.2 of a side whose refined crop reads
-    flat lay on flat dice. Seed 127 scene 70: a slash die of 21 px, touching others, is
-    reported cocked at the old line (0.2) and read at the new one."""
+@pytest.mark.parametrize(
+    ("kind", "seed", "index", "at"),
+    [("detrak", 127, 70, (213, 267)), ("pips", 114, 131, (820, 679))],
+)
+def test_a_find_the_refiner_moves_a_tenth_of_a_side_is_read(monkeypatch, kind, seed, index, at):
+    """Rules 130-131 (session 53): Détrak's and pips' finds moved 0.1-0.2 of a side whose refined
+    crop reads flat lay on flat dice. Détrak seed 127 scene 70: a slash die of 21 px touching
+    others; pips seed 114 scene 131: a 6 of 59 px. Each is reported cocked at the old line (0.2)
+    and read at the new one."""
     from vision import read
 
-    scene = benchmark_scene("detrak", 70, 127)
-    (die,) = [d for d in scene.dice if math.dist((d.x, d.y), (213, 267)) < 5]
-    assert refined_look.REFINE_MOVE["detrak"] == 0.1
+    scene = benchmark_scene(kind, index, seed)
+    (die,) = [d for d in scene.dice if math.dist((d.x, d.y), at) < 5]
+    assert refined_look.REFINE_MOVE[kind] == 0.1
 
     def near():
-        dice = read(scene.image, "detrak", None, "auto").dice
+        dice = read(scene.image, kind, None, "auto").dice
         return [d for d in dice if math.dist((d.x, d.y), (die.x, die.y)) < 0.5 * die.size]
 
     (now,) = near()
     assert (now.face, now.cocked) == (die.face, False)
-    monkeypatch.setitem(refined_look.REFINE_MOVE, "detrak", 0.2)
+    monkeypatch.setitem(refined_look.REFINE_MOVE, kind, 0.2)
     (before,) = near()
     assert before.cocked and before.face is None

@@ -22,12 +22,12 @@ from vision.learned.detector import Found
 
 # the kinds that take it, and how far (die sides) the refiner must move a find for it to be read
 # there (Strike at 0.2: 3 errors fewer of 88 on fresh seeds 14-16, under rule 70's bar; at 0.25,
-# rule 72: 8 fewer of 109 on seeds 20-22; docs/vision-history.md, "Session 37"). Détrak at 0.1
-# since session 53 (rule 130): with today's classifiers, of its finds moved 0.1-0.2 whose refined
-# crop read flat on read seeds 108-113, 5 lay on flat dice, all read right, none on a cocked die;
-# fresh seeds 126-128 195 -> 191 errors, cocked dice flagged the same
+# rule 72: 8 fewer of 109 on seeds 20-22; docs/vision-history.md, "Session 37"). Détrak and pips
+# at 0.1 since session 53 (rules 130, 131): with today's classifiers, their finds moved 0.1-0.2
+# whose refined crop read flat lay on flat dice (read seeds: Détrak 5, pips 11; none on a cocked
+# die); fresh seeds 195 -> 191 and 175 -> 172 errors, cocked dice flagged the same
 REFINE_KINDS = ("pips", "detrak", "strike")
-REFINE_MOVE = {"pips": 0.2, "detrak": 0.1, "strike": 0.25}
+REFINE_MOVE = {"pips": 0.1, "detrak": 0.1, "strike": 0.25}
 
 
 def refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
