@@ -22,12 +22,13 @@ from vision.learned.detector import Found
 
 # the kinds that take it, and how far (die sides) the refiner must move a find for it to be read
 # there (Strike at 0.2: 3 errors fewer of 88 on fresh seeds 14-16, under rule 70's bar; at 0.25,
-# rule 72: 8 fewer of 109 on seeds 20-22; docs/vision-history.md, "Session 37"). Détrak and pips
-# at 0.1 since session 53 (rules 130, 131): with today's classifiers, their finds moved 0.1-0.2
-# whose refined crop read flat lay on flat dice (read seeds: Détrak 5, pips 11; none on a cocked
-# die); fresh seeds 195 -> 191 and 175 -> 172 errors, cocked dice flagged the same
+# rule 72: 8 fewer of 109 on seeds 20-22; docs/vision-history.md, "Session 37"). Since session
+# 53, with today's classifiers, Détrak and pips at 0.1 (rules 130, 131: their finds moved 0.1-0.2
+# whose refined crop read flat lay on flat dice, 5 and 11 on read seeds, none on a cocked die) and
+# Strike at 0.2 (rule 132: 9 flat, 1 cocked at 0.2-0.25; each band lower held a cocked die too);
+# fresh seeds 195 -> 191, 175 -> 172 and 98 -> 93 errors, cocked dice flagged the same
 REFINE_KINDS = ("pips", "detrak", "strike")
-REFINE_MOVE = {"pips": 0.1, "detrak": 0.1, "strike": 0.25}
+REFINE_MOVE = {"pips": 0.1, "detrak": 0.1, "strike": 0.2}
 
 
 def refined_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
