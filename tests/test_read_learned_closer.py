@@ -56,6 +56,31 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
         assert len(looked) == 1
 
 
+def test_detrak_looks_closer_at_finds_it_gives_up_to_0_7_of_being_cocked(monkeypatch):
+    """Rule 133 (session 53): Détrak's finds reported cocked with "cocked" 0.5-0.7 are looked at
+    closer (on read seeds, 8 read flat there, all flat dice, none cocked); pips' and Strike's
+    are not (fresh pips seeds lost 4 cocked dice so)."""
+    from vision.learned import detector
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    looked = []
+    monkeypatch.setattr(detector, "look_closer", lambda frame, f: looked.append(f) and None)
+    find = Found(100.0, 100.0, 40.0, flat_score=0.3, cocked_score=0.55)
+    for kind, odds, expected in (
+        ("detrak", 0.6, 1),
+        ("detrak", 0.75, 0),
+        ("pips", 0.6, 0),
+        ("strike", 0.6, 0),
+        ("pips", 0.45, 1),
+    ):
+        row = _row(kind_classes(kind), "cocked", p=odds)
+        assert find_report.report(find, row, kind_classes(kind), kind).cocked
+        looked.clear()
+        later_looks.closer_look(None, [find], row[None], kind, None)
+        assert len(looked) == expected, (kind, odds)
+
+
 def test_a_cocked_find_with_no_die_seen_in_it_is_found_again_closer(monkeypatch):
     """A find the detector calls cocked, not surely, that the classifier sees no die in (a die
     touching others, found half a side off) would be dropped: it is found again closer, every

@@ -38,7 +38,9 @@ from vision.learned.crops import reach
 from vision.learned.detector import Found
 
 CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
-CLOSER_UNSURE = 0.5  # ...when the classifier gives them under these odds of being cocked
+# ...when the classifier gives them under these odds of being cocked (Détrak 0.7 since session 53,
+# rule 133: fresh seeds 129-131 197 -> 196 errors, by one scene; pips lost 4 cocked dice so)
+CLOSER_UNSURE = {"pips": 0.5, "strike": 0.5, "detrak": 0.7}
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
 DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
 DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
@@ -131,8 +133,8 @@ def look_around(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str,
 def closer_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
     """`found` and `p` with some finds found again by the detector looking closer
     (detector.look_closer) and read again there, by the same rules: the CLOSER_LOOKS finds
-    reported cocked least surely (the classifier giving them under CLOSER_UNSURE of being
-    cocked), and the CLOSER_LOST hottest finds the detector calls cocked and the classifier sees
+    reported cocked least surely (the classifier giving them under the kind's CLOSER_UNSURE of
+    being cocked), and the CLOSER_LOST hottest finds the detector calls cocked and the classifier sees
     no die in, which are dropped (Détrak's reported-cocked finds too since session 21, read
     first by its route's first network, faces-upper since session 25). On seeds 1 and 3, most flat dice reported cocked, and most of the
     Détrak dice never reported, were dice touching others, found a third to half a side off and
@@ -218,14 +220,14 @@ def look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
 
 
 def _unsure_cocked(found: list[Found], p: np.ndarray, kind: str) -> list[int]:
-    """The finds reported cocked that the classifier gives under CLOSER_UNSURE of being cocked,
-    the least sure report first."""
+    """The finds reported cocked that the classifier gives under the kind's CLOSER_UNSURE of
+    being cocked, the least sure report first."""
     names = kind_classes(kind)
     cocked = names.index(COCKED)
     unsure = []
     for i, (f, row) in enumerate(zip(found, p, strict=True)):
         die = report(f, row, names, kind)
-        if die is not None and die.cocked and row[cocked] < CLOSER_UNSURE:
+        if die is not None and die.cocked and row[cocked] < CLOSER_UNSURE[kind]:
             unsure.append((die.confidence, i))
     return [i for _, i in sorted(unsure)]
 
