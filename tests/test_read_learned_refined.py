@@ -104,9 +104,9 @@ def test_only_the_refine_kinds_are_refined(monkeypatch):
 def test_a_find_the_refiner_moves_a_little_is_read(monkeypatch, kind, seed, index, at, line, old):
     """Rules 130-132 (session 53): with today's classifiers, finds the refiner moves a little
     less than the old line (0.2; Strike 0.25) whose refined crop reads flat lay on flat dice far
-    more often than on cocked ones. Détrak seed 128 scene 136: a hash of 17 px;
-    pips seed 114 scene 131: a 6 of 59 px; Strike seed 113 scene 121: a 2 of 22 px. Each is
-    reported cocked at the old line and read at the new one."""
+    more often than on cocked ones. Détrak seed 128 scene 136: a hash of 17 px; pips seed 114
+    scene 131: a 6 of 59 px; Strike seed 113 scene 121: a 2 of 22 px. Each is reported cocked at
+    the old line and read at the new one."""
     from vision import read
 
     scene = benchmark_scene(kind, index, seed)

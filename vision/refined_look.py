@@ -4,8 +4,9 @@
 The detector puts some finds a third to half a side off their die (dice touching others, flat
 dice of oblique photos); the classifier then reads them cocked or sees no die. Read again where
 the refiner says the die's top face lies, most read their face. A find the refiner leaves about
-where it was is read as before: on seeds 1 and 3, the refined finds read as faces that it moved
-less than REFINE_MOVE were as often cocked dice as flat ones. read_learned.py runs it after the
+where it was is read as before: in session 37, the refined finds read as faces that it moved
+less than a fifth of a side were as often cocked dice as flat ones (seeds 1 and 3); with session
+53's classifiers the line lies shorter (REFINE_MOVE). read_learned.py runs it after the
 other looks again (vision/later_looks.py) and before the look further out (look_outward there).
 """
 
