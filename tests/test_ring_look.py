@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from test_read_learned import _row
 
 from vision import find_report, read, read_learned, ring_look
 from vision.learned.classes import COCKED, kind_classes
@@ -16,12 +17,6 @@ from vision.synth.scene import benchmark_scene
 pytestmark = pytest.mark.skipif(
     not read_learned.enabled("pips"), reason="the learned models are not there"
 )
-
-
-def _row(names, best, p):
-    row = np.full(len(names), (1 - p) / (len(names) - 1))
-    row[names.index(best)] = p
-    return row
 
 
 def _ring_reads(names, sure_sides):

@@ -37,20 +37,35 @@ from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.crops import reach
 from vision.learned.detector import Found
 
-CLOSER_LOOKS = 6  # finds reported cocked looked at closer, the least sure first, per frame
+# mirrored_look: a flat find read as a face with "cocked" from these odds (to COCKED_ODDS) is
+# read again from its mirrored crop too, the two averaged
+DOUBT_ODDS = 0.05
+# look_around: flat finds of RELOOK_FIND heat read "none" looked around, the hottest few of a
+# frame (a tray's prints make dozens of such finds; 2 to 4: session 34); RELOOK_FACE:
+# find_report.py...
+RELOOKS = 4
+RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
+# ...where, in die sides: the find's centre off by a third of a side, or its size
+AROUND = (
+    (0.3, 0.0, 1.0),
+    (-0.3, 0.0, 1.0),
+    (0.0, 0.3, 1.0),
+    (0.0, -0.3, 1.0),
+    (0.0, 0.0, 0.75),
+    (0.0, 0.0, 1.3),
+)
+# closer_look: finds reported cocked looked at closer, the least sure first, per frame...
+CLOSER_LOOKS = 6
 # ...when the classifier gives them under these odds of being cocked (Détrak 0.7 since session 53,
 # rule 133: fresh seeds 129-131 197 -> 196 errors, by one scene; pips lost 4 cocked dice so)
 CLOSER_UNSURE = {"pips": 0.5, "strike": 0.5, "detrak": 0.7}
 CLOSER_LOST = 4  # cocked finds the classifier sees no die in looked at closer, every kind
-DOUBT_ODDS = 0.05  # ...and one it gives these odds or more is looked at again, mirrored
-DOUBTED_FACE = 0.1  # a face read with "cocked" at these odds or more is found again closer...
+# doubted_faces: a face read with "cocked" at these odds or more is found again closer...
+DOUBTED_FACE = 0.1
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
 MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
-RELOOKS = 4  # flat finds of RELOOK_FIND heat read "none" looked around, the hottest few of a frame
-# (a tray's prints make dozens of such finds; 2 to 4: session 34); RELOOK_FACE: find_report.py
-RELOOK_STEP = 0.5  # ...and one read this sure is a step the right way: looked around once more
-# the kinds whose flat dice an oblique photo shows reported cocked are looked at further out
-# (look_outward, session 33: pips; Détrak too with the axis network's point where its searches
+# look_outward: the kinds whose flat dice an oblique photo shows reported cocked are looked at
+# further out (session 33: pips; Détrak too with the axis network's point where its searches
 # found none; Strike gained nothing), in frames whose point below the camera lies OUTWARD_OFF
 # frame lengths or more off the centre (nearer, a photo from above whose point is a guess), at
 # finds OUTWARD_REACH or more from it (nearer, cocked dice read as faces), OUTWARD die sides
@@ -61,15 +76,6 @@ OUTWARD_OFF = 0.15
 OUTWARD_REACH = 0.4
 OUTWARD = (0.15, 0.3, 0.45)
 OUTWARD_FACE, OUTWARD_COCKED = 0.95, 0.02
-# where to look again, in die sides: the find's centre off by a third of a side, or its size
-AROUND = (
-    (0.3, 0.0, 1.0),
-    (-0.3, 0.0, 1.0),
-    (0.0, 0.3, 1.0),
-    (0.0, -0.3, 1.0),
-    (0.0, 0.0, 0.75),
-    (0.0, 0.0, 1.3),
-)
 
 
 def mirrored_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
