@@ -38,8 +38,9 @@ from vision.learned.crops import reach
 from vision.learned.detector import Found
 
 # mirrored_look: a flat find read as a face with "cocked" from these odds (to COCKED_ODDS) is
-# read again from its mirrored crop too, the two averaged
-DOUBT_ODDS = 0.05
+# read again from its mirrored crop too, the two averaged; every Détrak face since session 54
+# (rule 135: fresh seeds 132-134 179 -> 167 errors, sure faces wrong 34 -> 30)
+DOUBT_ODDS = {"pips": 0.05, "strike": 0.05, "detrak": 0.0}
 # look_around: flat finds of RELOOK_FIND heat read "none" looked around, the hottest few of a
 # frame (a tray's prints make dozens of such finds; 2 to 4: session 34); RELOOK_FACE:
 # find_report.py...
@@ -92,7 +93,7 @@ def mirrored_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         for i, f in enumerate(found)
         if not f.cocked
         and names[best[i]] not in (COCKED, NONE)
-        and DOUBT_ODDS <= p[i, cocked] < COCKED_ODDS[kind]
+        and DOUBT_ODDS[kind] <= p[i, cocked] < COCKED_ODDS[kind]
     ]
     if not doubt:
         return p
