@@ -85,7 +85,9 @@ def mirrored_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     mirrored crops (a mirrored face is a turned copy of itself, and outward stays up), and its
     doubt between a face and a die tipped nearly flat is partly noise: averaging the two looks
     moves such dice over the COCKED_ODDS line more often than flat dice (on seed 1: 15 of 58
-    cocked dice in the band, 19 of 626 flat ones). About one die in ten takes it: 1-2 ms."""
+    cocked dice in the band, 19 of 626 flat ones). About one die in ten takes it: 1-2 ms. Détrak
+    takes it for every flat face (rule 135): its first network's faces gain from the second view
+    even where it is sure, at the cost of that network's pass again (about 7 ms for 20 dice)."""
     names = kind_classes(kind)
     cocked, best = names.index(COCKED), p.argmax(axis=1)
     doubt = [
