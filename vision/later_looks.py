@@ -79,7 +79,9 @@ OUTWARD = (0.15, 0.3, 0.45)
 OUTWARD_FACE, OUTWARD_COCKED = 0.95, 0.02
 
 
-def mirrored_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below):
+def mirrored_look(
+    frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str, below, crops=None
+):
     """`p` with the doubtful flat finds (a face, "cocked" at DOUBT_ODDS to COCKED_ODDS) read
     again from their mirrored crop and the two readings averaged. The classifier learned
     mirrored crops (a mirrored face is a turned copy of itself, and outward stays up), and its
@@ -87,7 +89,9 @@ def mirrored_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     moves such dice over the COCKED_ODDS line more often than flat dice (on seed 1: 15 of 58
     cocked dice in the band, 19 of 626 flat ones). About one die in ten takes it: 1-2 ms. Détrak
     takes it for every flat face (rule 135): its first network's faces gain from the second view
-    even where it is sure, at the cost of that network's pass again (about 7 ms for 20 dice)."""
+    even where it is sure, at the cost of that network's pass again (about 7 ms for 20 dice).
+    `crops`: those `p` was read from, when the caller has them (every Détrak face would
+    otherwise be cut from the frame twice)."""
     names = kind_classes(kind)
     cocked, best = names.index(COCKED), p.argmax(axis=1)
     doubt = [
@@ -99,8 +103,9 @@ def mirrored_look(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     ]
     if not doubt:
         return p
-    crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in doubt]
-    mirrored = probabilities([np.ascontiguousarray(c[:, ::-1]) for c in crops], kind)
+    if crops is None:
+        crops = {i: crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in doubt}
+    mirrored = probabilities([np.ascontiguousarray(crops[i][:, ::-1]) for i in doubt], kind)
     p = p.copy()
     p[doubt] = (p[doubt] + mirrored) / 2
     return p

@@ -76,14 +76,16 @@ def learned_dice(
     found = [f for f in found if worth_a_look(f)]
     if not found:
         return []
-    p = probabilities([crop_die(frame, f.x, f.y, f.size) for f in found], kind)
+    crops = [crop_die(frame, f.x, f.y, f.size) for f in found]
+    p = probabilities(crops, kind)
     names = kind_classes(kind)
     # (a known die size means the table's camera, mounted above it: no search, which may cost
     # 50-130 ms; photos and the first frames are searched)
     below = None if die_size else _oblique_view(frame, found, p, kind)
     if below is not None:
-        p = probabilities([crop_die(frame, f.x, f.y, f.size, below) for f in found], kind)
-    p = mirrored_look(frame, found, p, kind, below)
+        crops = [crop_die(frame, f.x, f.y, f.size, below) for f in found]
+        p = probabilities(crops, kind)
+    p = mirrored_look(frame, found, p, kind, below, crops)
     found, p = look_around(frame, found, p, kind, below)
     found, p = closer_look(frame, found, p, kind, below)
     found, p = doubted_faces(frame, found, p, kind, below)
