@@ -141,7 +141,8 @@ def test_heaps_of_small_dice_in_a_big_photo_are_found_by_a_look_nearer():
 def test_small_pips_in_a_big_photo_are_seen_whole(monkeypatch):
     """The benchmark's seed-0 pips scene 135: a 4032 px photo taken 24 degrees off vertical,
     21 dice of 11-20 px, 5-9 px at the 2.4 Mpx a look may cost. Pips photos are looked at whole
-    (read_learned.WHOLE_KINDS): 18 of its 19 flat dice are read right; 10 without."""
+    (read_learned.WHOLE_KINDS): 18 of its 19 flat dice are read right; 15 without (10 before
+    session 55's pips network, c149, which reads small pips better from the looks nearer)."""
     from vision import read_learned
     from vision.synth.scene import benchmark_scene
 
@@ -157,7 +158,7 @@ def test_small_pips_in_a_big_photo_are_seen_whole(monkeypatch):
 
     assert read_right() >= 17
     monkeypatch.setattr(read_learned, "WHOLE_KINDS", ())
-    assert read_right() <= 13
+    assert read_right() <= 15
 
 
 @needs_model
