@@ -14,7 +14,7 @@ import pytest
 from vision.photoreal.arena import RIM_CM, level
 from vision.photoreal.poses import LIFT, leaning_pair, turn
 from vision.photoreal.spec import DIE_SIDE_CM, FACES, draw_spec
-from vision.photoreal.truth import COCKED_TIP, FLAT_TIP, truth
+from vision.photoreal.truth import COCKED_TIP, FLAT_TIP, scene_paths, truth
 from vision.synth.conditions import readable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -85,6 +85,15 @@ def _corners(loc, quat, side):
         np.asarray(loc) + turn(quat, np.array(c) * side / 2)
         for c in itertools.product((-1, 1), repeat=3)
     ]
+
+
+def test_renders_from_index_1000_on_are_scenes_too(tmp_path):
+    # render.py names scene 1005 strike_1005; a glob of three digits skipped such scenes
+    # silently (session 55: Strike's renders s4400 1000-1013 scored as none)
+    for stem in ("strike_1005", "strike_999", "strike_007", "detrak_1000", "strike_12", "notes"):
+        (tmp_path / f"{stem}.json").write_text("{}")
+    names = [p.stem for p in scene_paths([tmp_path])]
+    assert names == ["detrak_1000", "strike_007", "strike_999", "strike_1005"]
 
 
 @pytest.mark.parametrize("phi", [0.0, 1.0, 2.5, 4.0])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,9 +105,21 @@ def add_scenes_option(parser) -> None:
     )
 
 
+# render.py's KIND_NNN: the index three digits or more (a glob of three digits skipped index 1000
+# on, and with them Strike's renders s4400 1000-1013, until session 55)
+SCENE_STEM = re.compile(r"(?P<kind>.+)_(?P<index>[0-9]{3,})")
+
+
 def scene_paths(dirs) -> list[Path]:
-    """The truth files of rendered scenes (render.py's NAME_NNN.json), in order."""
-    return sorted(p for d in dirs for p in Path(d).glob("*_[0-9][0-9][0-9].json"))
+    """The truth files of rendered scenes (render.py's KIND_NNN.json), each directory's by kind
+    and index."""
+
+    def order(path: Path):
+        stem = SCENE_STEM.fullmatch(path.stem)
+        return str(path.parent), stem["kind"], int(stem["index"])
+
+    paths = [p for d in dirs for p in Path(d).glob("*_*.json") if SCENE_STEM.fullmatch(p.stem)]
+    return sorted(paths, key=order)
 
 
 def rendered_scenes(dirs) -> dict[str, dict[str, int]]:
