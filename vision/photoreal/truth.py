@@ -113,13 +113,12 @@ SCENE_STEM = re.compile(r"(?P<kind>.+)_(?P<index>[0-9]{3,})")
 def scene_paths(dirs) -> list[Path]:
     """The truth files of rendered scenes (render.py's KIND_NNN.json), each directory's by kind
     and index."""
-
-    def order(path: Path):
-        stem = SCENE_STEM.fullmatch(path.stem)
-        return str(path.parent), stem["kind"], int(stem["index"])
-
-    paths = [p for d in dirs for p in Path(d).glob("*_*.json") if SCENE_STEM.fullmatch(p.stem)]
-    return sorted(paths, key=order)
+    keyed = []
+    for d in dirs:
+        for path in Path(d).glob("*_*.json"):
+            if stem := SCENE_STEM.fullmatch(path.stem):
+                keyed.append(((str(path.parent), stem["kind"], int(stem["index"])), path))
+    return [path for _, path in sorted(keyed)]
 
 
 def rendered_scenes(dirs) -> dict[str, dict[str, int]]:
