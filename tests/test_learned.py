@@ -208,6 +208,35 @@ def test_a_route_to_two_networks_reads_doubtful_crops_with_the_mean_of_both(
     assert abs(soft.max() - sharp.max()) > 0.05  # (so the two cases differ)
 
 
+def test_a_caller_that_needs_some_rows_has_only_those_read_by_every_network():
+    """`needed` sees the first network's reading and a bound on what the others can make of
+    it; rows it does not need keep the first network's reading, the rest the route's."""
+    from vision.learned import runtime
+
+    rng = np.random.default_rng(8)
+    crops = [
+        crop_die(_on_table(face_patch(face, 40, "white", "black")), 31.5, 31.5, 40 * zoom)
+        for face in (1, 3, 5)
+        for zoom in (0.7, 1.0, 1.6, 2.2)
+    ] + [rng.integers(0, 255, (40, 40, 3), np.uint8) for _ in range(4)]
+    full = probabilities(crops, "pips")
+    first = runtime.calibrated(crops, "pips", runtime.models_for("pips")[0])
+    seen = {}
+
+    def needed(p, most):
+        seen.update(p=p.copy(), most=most.copy())
+        return np.arange(len(p)) % 2 == 0
+
+    some = probabilities(crops, "pips", needed=needed)
+    asked = first.max(axis=1) < runtime.SURE_ALONE
+    assert asked.sum() >= 4 and (~asked).sum() >= 4  # (both kinds of crop are here)
+    np.testing.assert_allclose(seen["p"], first, atol=1e-6)
+    assert (full <= seen["most"] + 1e-6).all()  # the bound holds
+    assert (seen["most"][~asked] == seen["p"][~asked]).all()  # sure crops are final
+    np.testing.assert_allclose(some[::2], full[::2], atol=1e-6)
+    np.testing.assert_allclose(some[1::2], first[1::2], atol=1e-6)
+
+
 def test_a_route_to_a_missing_network_leaves_the_kind_unread(models_dir):
     (models_dir / "classifiers.json").write_text(json.dumps({"kinds": {"detrak": "gone"}}))
     assert not available("detrak") and available("pips")

@@ -50,7 +50,8 @@ def test_a_find_called_cocked_off_its_die_is_found_again_closer(monkeypatch):
     for kind in ("pips", "detrak"):
         row = _row(kind_classes(kind), "cocked", p=0.45)
         for module in (read_learned, later_looks):  # the first reading's and the looks' classifier
-            monkeypatch.setattr(module, "probabilities", lambda crops, k, r=row: r[None])
+            for name in ("probabilities", "blob_probabilities"):  # (of crops, of their input)
+                monkeypatch.setattr(module, name, lambda crops, k, r=row: r[None])
         looked.clear()
         read_learned.learned_dice(scene.image, kind, die_size=die.size)
         assert len(looked) == 1

@@ -34,12 +34,12 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
     p = np.stack([doubtful, _row(names, 5), doubtful])
     looked = []
 
-    def mirrored_reading(crops, kind):
-        looked.append(len(crops))
+    def mirrored_reading(blob, kind):
+        looked.append(len(blob))
         row = _row(names, "cocked", p=0.6)
-        return np.stack([row] * len(crops))
+        return np.stack([row] * len(blob))
 
-    monkeypatch.setattr(later_looks, "probabilities", mirrored_reading)
+    monkeypatch.setattr(later_looks, "blob_probabilities", mirrored_reading)
     frame = np.full((80, 80, 3), 128, np.uint8)
     again = later_looks.mirrored_look(frame, found, p, "pips", None)
     assert looked == [1]
@@ -57,11 +57,11 @@ def test_every_detrak_face_is_read_again_mirrored(monkeypatch):
 
     looked = []
 
-    def mirrored_reading(crops, kind):
-        looked.append((kind, len(crops)))
-        return np.stack([_row(kind_classes(kind), "cocked", p=0.6)] * len(crops))
+    def mirrored_reading(blob, kind):
+        looked.append((kind, len(blob)))
+        return np.stack([_row(kind_classes(kind), "cocked", p=0.6)] * len(blob))
 
-    monkeypatch.setattr(later_looks, "probabilities", mirrored_reading)
+    monkeypatch.setattr(later_looks, "blob_probabilities", mirrored_reading)
     frame = np.full((80, 80, 3), 128, np.uint8)
     found = [Found(40.0, 40.0, 16.0, flat_score=0.9, cocked_score=0.1)]
     for kind, face in (("detrak", "circle"), ("pips", 4)):
@@ -75,3 +75,17 @@ def test_every_detrak_face_is_read_again_mirrored(monkeypatch):
         else:
             assert np.array_equal(again[0], row)
     assert looked == [("detrak", 1)]
+
+
+def test_a_mirrored_crops_input_is_its_input_mirrored():
+    """The reader mirrors the networks' input it already made rather than cutting and resizing
+    each crop again (session 56): the two must not differ."""
+    from vision.learned import crop_die
+    from vision.learned.crops import to_input
+    from vision.synth.scene import render_scene
+
+    scene = render_scene("detrak", np.random.default_rng(2))
+    crops = [crop_die(scene.image, d.x, d.y, d.size) for d in scene.dice[:8]]
+    crops.append(crop_die(scene.image, 33.3, 41.7, 57.9))  # an odd size, at the frame's edge
+    mirrored = to_input([np.ascontiguousarray(c[:, ::-1]) for c in crops])
+    np.testing.assert_allclose(to_input(crops)[..., ::-1], mirrored, atol=1e-5)

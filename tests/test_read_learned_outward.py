@@ -98,7 +98,8 @@ def test_a_face_read_further_out_is_asked(oblique, monkeypatch):
     sure = _row(names, die.face, p=0.999)
     monkeypatch.setattr(read_learned, "find_dice", lambda *a, **k: [find])
     for module in (read_learned, later_looks):  # the first reading's and the looks' classifier
-        monkeypatch.setattr(module, "probabilities", lambda crops, k: np.stack([sure] * len(crops)))
+        for name in ("probabilities", "blob_probabilities"):  # (of crops, of their input)
+            monkeypatch.setattr(module, name, lambda crops, k: np.stack([sure] * len(crops)))
     (alone,) = read_learned.learned_dice(scene.image, "pips")
     assert alone.face == die.face and alone.confidence > ASKED
     monkeypatch.setattr(

@@ -27,6 +27,7 @@ from vision.find_report import (
 from vision.later_looks import closer_look, doubted_faces, look_around, look_outward, mirrored_look
 from vision.learned import available, axis, crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
+from vision.learned.crops import to_input
 from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import (
     every_find_point,
@@ -36,6 +37,7 @@ from vision.learned.nadir import (
     toward_larger_dice,
 )
 from vision.learned.off_law import ASKED, ask_off_law
+from vision.learned.runtime import blob_probabilities
 from vision.readings import Die
 from vision.refined_look import refined_look
 from vision.ring_look import ring_look
@@ -76,16 +78,16 @@ def learned_dice(
     found = [f for f in found if worth_a_look(f)]
     if not found:
         return []
-    crops = [crop_die(frame, f.x, f.y, f.size) for f in found]
-    p = probabilities(crops, kind)
+    blob = to_input([crop_die(frame, f.x, f.y, f.size) for f in found])
+    p = blob_probabilities(blob, kind)
     names = kind_classes(kind)
     # (a known die size means the table's camera, mounted above it: no search, which may cost
     # 50-130 ms; photos and the first frames are searched)
     below = None if die_size else _oblique_view(frame, found, p, kind)
     if below is not None:
-        crops = [crop_die(frame, f.x, f.y, f.size, below) for f in found]
-        p = probabilities(crops, kind)
-    p = mirrored_look(frame, found, p, kind, below, crops)
+        blob = to_input([crop_die(frame, f.x, f.y, f.size, below) for f in found])
+        p = blob_probabilities(blob, kind)
+    p = mirrored_look(frame, found, p, kind, below, blob)
     found, p = look_around(frame, found, p, kind, below)
     found, p = closer_look(frame, found, p, kind, below)
     found, p = doubted_faces(frame, found, p, kind, below)

@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from vision.learned.onnx_net import read_onnx
+from vision.learned.shaped import PerShape
 from vision.shrink import shrink
 
 MODELS = Path(__file__).parent / "models"
@@ -92,7 +93,7 @@ def _net():
         raise FileNotFoundError(
             f"{ONNX_PATH} is missing: train it with `python -m vision.learned.detect_train`"
         )
-    return read_onnx(ONNX_PATH)
+    return PerShape(lambda: read_onnx(ONNX_PATH))
 
 
 def find_dice(
@@ -357,9 +358,7 @@ def look(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> lis
         small, float(meta["scale"]), mean=(meta["mean"],) * 3, swapRB=False
     )
     with _lock:
-        net = _net()
-        net.setInput(blob)
-        maps = np.asarray(net.forward(), np.float32)[0]
+        maps = np.asarray(_net().run(blob), np.float32)[0]
     sx, sy = sw / w, sh / h
     return decode(maps, meta, sx, sy, (sw, sh))
 

@@ -19,6 +19,7 @@ import numpy as np
 from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .onnx_net import read_onnx
+from .shaped import PerShape
 from .temperature import kind_softmax
 
 MODELS = Path(__file__).parent / "models"
@@ -136,7 +137,7 @@ def _net(stem: str = DEFAULT):
         raise FileNotFoundError(
             f"{path} is missing: train it with `python -m vision.learned.train`"
         )
-    return read_onnx(path)
+    return PerShape(lambda: read_onnx(path))
 
 
 def logits(crops: list[np.ndarray], stem: str = DEFAULT) -> np.ndarray:
@@ -150,31 +151,34 @@ def blob_logits(blob: np.ndarray, stem: str = DEFAULT) -> np.ndarray:
     """Raw outputs of one network for crops already made its input (N x CHANNELS x INPUT x
     INPUT): the training reads the route's outputs this way (distill.py)."""
     with _lock:
-        net = _net(stem)
-        net.setInput(blob)
-        out = net.forward()
+        out = _net(stem).run(blob)
     return np.asarray(out, np.float32).reshape(len(blob), len(CLASSES))
 
 
-def probabilities(crops: list[np.ndarray], kind: str) -> np.ndarray:
+def probabilities(crops: list[np.ndarray], kind: str, needed=None) -> np.ndarray:
     """N x (faces of the kind, "cocked", "none") calibrated probabilities, in kind_classes(kind)
     order. With several networks on the kind's route, the first reads every crop, and a crop it
     is not SURE_ALONE of is read by the others too, with the mean of their probabilities (each
     at its own temperature): networks taught on different data err on different crops, and a
     face stays sure only where they agree. Asking the others of every crop cost a pips frame
     10 ms more, of the doubtful crops alone 1-2 ms (session 17, docs/vision-history.md).
-    A kind with a screen (screen_for) shows the route only the crops its screen doubts."""
+    A kind with a screen (screen_for) shows the route only the crops its screen doubts.
+
+    `needed(first, most)`: for a caller that uses only some rows, given the first network's
+    probabilities and the most each can become once the others are asked, which rows to ask
+    them of; the others keep the first network's reading (the ring look: session 56)."""
     if not len(crops):
         return np.zeros((0, len(kind_classes(kind))), np.float32)
-    return blob_probabilities(to_input(crops), kind)
+    return blob_probabilities(to_input(crops), kind, needed=needed)
 
 
-def blob_probabilities(blob: np.ndarray, kind: str, screen: bool = True) -> np.ndarray:
+def blob_probabilities(blob: np.ndarray, kind: str, screen: bool = True, needed=None) -> np.ndarray:
     """`probabilities` of crops already made the networks' input; `screen=False`: by the
-    kind's route alone, what its screen is taught (distill.py)."""
+    kind's route alone, what its screen is taught (distill.py). `needed` is not asked where a
+    screen reads first (its bound would be the screen's)."""
     stem = screen_for(kind) if screen else None
     if stem is None:
-        return _route(blob, kind)
+        return _route(blob, kind, needed)
     p = _calibrated(blob, kind, stem)
     doubt = np.flatnonzero(p.max(axis=1) < SCREEN_SURE)
     if len(doubt):
@@ -182,10 +186,14 @@ def blob_probabilities(blob: np.ndarray, kind: str, screen: bool = True) -> np.n
     return p
 
 
-def _route(blob: np.ndarray, kind: str) -> np.ndarray:
+def _route(blob: np.ndarray, kind: str, needed=None) -> np.ndarray:
     first, *others = models_for(kind)
     p = _calibrated(blob, kind, first)
     doubt = np.flatnonzero(p.max(axis=1) < SURE_ALONE)
+    if others and len(doubt) and needed is not None:
+        most = p.copy()  # the mean with n others each giving 1 at most
+        most[doubt] = (p[doubt] + len(others)) / (len(others) + 1)
+        doubt = doubt[np.asarray(needed(p, most), bool)[doubt]]
     if others and len(doubt):
         few = blob[doubt]
         p[doubt] = np.mean([p[doubt]] + [_calibrated(few, kind, s) for s in others], axis=0)
