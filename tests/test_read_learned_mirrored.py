@@ -49,9 +49,9 @@ def test_a_doubtful_face_is_read_again_mirrored(monkeypatch):
 
 
 def test_every_detrak_face_is_read_again_mirrored(monkeypatch):
-    """Détrak's faces are read from their mirrored crop too however sure the die lies flat (rule
-    135: fresh seeds 179 -> 167 errors); a pips face the classifier gives no odds of being
-    cocked is read once."""
+    """Détrak's faces are read from their mirrored crop too however surely the die lies flat
+    (rule 135: fresh seeds 179 -> 167 errors); a pips face the classifier gives no odds of
+    being cocked is read once."""
     from vision.learned.classes import kind_classes
     from vision.learned.detector import Found
 
@@ -89,3 +89,25 @@ def test_a_mirrored_crops_input_is_its_input_mirrored():
     crops.append(crop_die(scene.image, 33.3, 41.7, 57.9))  # an odd size, at the frame's edge
     mirrored = to_input([np.ascontiguousarray(c[:, ::-1]) for c in crops])
     np.testing.assert_allclose(to_input(crops)[..., ::-1], mirrored, atol=1e-5)
+
+
+def test_a_face_read_mirror_sure_is_read_once(monkeypatch):
+    """Rule 153: a Détrak face at MIRROR_SURE is not read again (no count of the gates moved,
+    and most speed frames' faces are that sure); just under it, it is."""
+    from vision.learned.classes import kind_classes
+    from vision.learned.detector import Found
+
+    looked = []
+
+    def mirrored_reading(blob, kind):
+        looked.append(len(blob))
+        return np.stack([_row(kind_classes(kind), "cocked", p=0.6)] * len(blob))
+
+    monkeypatch.setattr(later_looks, "blob_probabilities", mirrored_reading)
+    names = kind_classes("detrak")
+    found = [Found(20.0 + 30 * k, 40.0, 16.0, flat_score=0.9, cocked_score=0.1) for k in range(2)]
+    p = np.stack([_row(names, "circle", p=later_looks.MIRROR_SURE + 1e-4)] * 2)
+    p[1] = _row(names, "circle", p=later_looks.MIRROR_SURE - 1e-4)
+    again = later_looks.mirrored_look(np.full((80, 80, 3), 128, np.uint8), found, p, "detrak", None)
+    assert looked == [1]
+    assert np.array_equal(again[0], p[0]) and not np.array_equal(again[1], p[1])

@@ -42,6 +42,10 @@ from vision.learned.runtime import blob_probabilities
 # read again from its mirrored crop too, the two averaged; every Détrak face since session 54
 # (rule 135: fresh seeds 132-134 179 -> 167 errors, sure faces wrong 34 -> 30)
 DOUBT_ODDS = {"pips": 0.05, "strike": 0.05, "detrak": 0.0}
+# ...unless its face is read this sure: Détrak's speed frames read 89 % of their faces so, and
+# fresh seeds 159-161 and renders b4300 839-891 read the same without their mirror (rule 153,
+# session 56: 36.7-37.6 ms a frame to 27.4-28.2); pips' and Strike's doubt already excludes it
+MIRROR_SURE = 0.999
 # look_around: flat finds of RELOOK_FIND heat read "none" looked around, the hottest few of a
 # frame (a tray's prints make dozens of such finds; 2 to 4: session 34); RELOOK_FACE:
 # find_report.py...
@@ -90,7 +94,9 @@ def mirrored_look(
     moves such dice over the COCKED_ODDS line more often than flat dice (on seed 1: 15 of 58
     cocked dice in the band, 19 of 626 flat ones). About one die in ten takes it: 1-2 ms. Détrak
     takes it for every flat face (rule 135): its first network's faces gain from the second view
-    even where it is sure, at the cost of that network's pass again (about 7 ms for 20 dice).
+    even where it is sure, but not where it reads the face MIRROR_SURE (rule 153: there the
+    second view changed no count of 9 read and fresh seeds and 53 renders, and cost most
+    speed frames a forward pass of 20 crops, 9 ms on session 56's machine).
     `blob`: the networks' input `p` was read from (to_input's), when the caller has it: a
     mirrored crop's input is its input mirrored (to 5e-7), so every Détrak face is neither cut
     nor resized twice (1-1.5 ms a speed frame, session 56)."""
@@ -102,6 +108,7 @@ def mirrored_look(
         if not f.cocked
         and names[best[i]] not in (COCKED, NONE)
         and DOUBT_ODDS[kind] <= p[i, cocked] < COCKED_ODDS[kind]
+        and p[i, best[i]] < MIRROR_SURE
     ]
     if not doubt:
         return p
