@@ -59,16 +59,16 @@ def test_beyond_keep_the_least_recent_net_is_set_up_again_not_a_new_one_loaded()
     assert [(2, 4), (3, 4)] in [n.shapes for n in loads]
 
 
-def test_big_inputs_drop_the_other_nets_to_bound_memory():
+def test_big_inputs_take_over_a_net_and_drop_the_others_to_bound_memory():
     loads: list[FakeNet] = []
     nets = PerShape(lambda: FakeNet(loads), keep=4, values=1000)
     nets.run(blob(1, 100))
     nets.run(blob(2, 100))
     assert nets.shapes() == [(1, 100), (2, 100)]
-    nets.run(blob(1, 900))  # 1 200 values with the others: the oldest go
-    assert nets.shapes() == [(1, 900)]
-    nets.run(blob(1, 2000))  # over the bound alone: still run, on a net of its own
-    assert nets.shapes() == [(1, 2000)]
+    nets.run(blob(1, 900))  # 1 200 values with the others: it takes over the oldest's net
+    assert nets.shapes() == [(1, 900)] and len(loads) == 2
+    nets.run(blob(1, 2000))  # over the bound alone: still run
+    assert nets.shapes() == [(1, 2000)] and len(loads) == 2
 
 
 def test_outputs_are_those_of_one_net_given_each_input():
