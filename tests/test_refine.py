@@ -19,7 +19,6 @@ from vision.learned.refine_data import (
     drawn_finds,
     matched,
 )
-from vision.learned.shaped import PerShape
 
 DIE = {"x": 470.0, "y": 130.0, "size": 40.0}  # far up right of a 640 x 480 frame: turned a lot
 
@@ -67,7 +66,7 @@ def test_the_reader_turns_the_target_back_onto_the_frame(monkeypatch):
     frame = _frame_with_die()
     finds = [(DIE["x"] + 14, DIE["y"] - 6, 35.0), (DIE["x"] - 9, DIE["y"] + 16, 46.0)]
     rows = [crop_and_target(frame, f, DIE, _NoTurn())[1] for f in finds]
-    monkeypatch.setattr(refine, "_net", lambda path: PerShape(lambda: _Answers(rows)))
+    monkeypatch.setattr(refine, "_net", lambda path: _Answers(rows))
     moved = refine.refined(frame, [Found(x, y, s, 0.2, 0.6) for x, y, s in finds])
     for m in moved:
         assert math.dist((m.x, m.y), (DIE["x"], DIE["y"])) < 1e-3

@@ -21,11 +21,11 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .crops import CROP_FACTOR, INPUT, to_input, warp_crop
 from .onnx_net import read_onnx
-from .shaped import PerShape
 
 MODEL = Path(__file__).parent / "models" / "axis.onnx"
 # the kinds whose offsets another network reads better than MODEL does, on the benchmark's held
@@ -51,8 +51,8 @@ def available(kind: str | None = None) -> bool:
 
 
 @lru_cache(maxsize=4)
-def _net(path: Path) -> PerShape:
-    return PerShape(lambda: read_onnx(path))
+def _net(path: Path) -> cv2.dnn.Net:
+    return read_onnx(path)
 
 
 def to_blob(crops: list[np.ndarray]) -> np.ndarray:
@@ -72,7 +72,9 @@ def offsets(
         return np.zeros((0, 2), np.float32)
     crops = [warp_crop(frame, x, y, CROP_FACTOR * s, 0.0) for x, y, s in dice]
     with _lock:
-        return np.asarray(_net(model_for(kind)).run(to_blob(crops)), np.float32).reshape(-1, 2)
+        net = _net(model_for(kind))
+        net.setInput(to_blob(crops))
+        return np.asarray(net.forward(), np.float32).reshape(-1, 2)
 
 
 def point_below(

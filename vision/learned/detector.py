@@ -23,7 +23,6 @@ import cv2
 import numpy as np
 
 from vision.learned.onnx_net import read_onnx
-from vision.learned.shaped import PerShape
 from vision.shrink import shrink
 
 MODELS = Path(__file__).parent / "models"
@@ -93,7 +92,7 @@ def _net():
         raise FileNotFoundError(
             f"{ONNX_PATH} is missing: train it with `python -m vision.learned.detect_train`"
         )
-    return PerShape(lambda: read_onnx(ONNX_PATH))
+    return read_onnx(ONNX_PATH)
 
 
 def find_dice(
@@ -358,7 +357,9 @@ def look(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> lis
         small, float(meta["scale"]), mean=(meta["mean"],) * 3, swapRB=False
     )
     with _lock:
-        maps = np.asarray(_net().run(blob), np.float32)[0]
+        net = _net()
+        net.setInput(blob)
+        maps = np.asarray(net.forward(), np.float32)[0]
     sx, sy = sw / w, sh / h
     return decode(maps, meta, sx, sy, (sw, sh))
 

@@ -19,6 +19,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .axis_data import turned
@@ -26,7 +27,6 @@ from .crops import outward_angle, outward_crop, to_input
 from .detector import Found
 from .onnx_net import read_onnx
 from .refine_data import REFINE_FACTOR
-from .shaped import PerShape
 
 MODEL = Path(__file__).parent / "models" / "refine.onnx"
 _lock = threading.Lock()
@@ -37,8 +37,8 @@ def available() -> bool:
 
 
 @lru_cache(maxsize=1)
-def _net(path: Path) -> PerShape:
-    return PerShape(lambda: read_onnx(path))
+def _net(path: Path) -> cv2.dnn.Net:
+    return read_onnx(path)
 
 
 def refined(frame: np.ndarray, finds: list[Found]) -> list[Found]:
@@ -48,7 +48,9 @@ def refined(frame: np.ndarray, finds: list[Found]) -> list[Found]:
         return []
     crops = [outward_crop(frame, f.x, f.y, REFINE_FACTOR * f.size) for f in finds]
     with _lock:
-        where = np.asarray(_net(MODEL).run(to_input(crops)), np.float32).reshape(-1, 3)
+        net = _net(MODEL)
+        net.setInput(to_input(crops))
+        where = np.asarray(net.forward(), np.float32).reshape(-1, 3)
     out = []
     for f, (dx, dy, log_size) in zip(finds, where, strict=True):
         angle = outward_angle(frame.shape, f.x, f.y)

@@ -19,7 +19,6 @@ import numpy as np
 from .classes import CLASSES, COCKED, NONE, check_kind, kind_classes
 from .crops import CHANNELS, CROP_FACTOR, INPUT, to_input
 from .onnx_net import read_onnx
-from .shaped import PerShape
 from .temperature import kind_softmax
 
 MODELS = Path(__file__).parent / "models"
@@ -137,7 +136,7 @@ def _net(stem: str = DEFAULT):
         raise FileNotFoundError(
             f"{path} is missing: train it with `python -m vision.learned.train`"
         )
-    return PerShape(lambda: read_onnx(path))
+    return read_onnx(path)
 
 
 def logits(crops: list[np.ndarray], stem: str = DEFAULT) -> np.ndarray:
@@ -151,7 +150,9 @@ def blob_logits(blob: np.ndarray, stem: str = DEFAULT) -> np.ndarray:
     """Raw outputs of one network for crops already made its input (N x CHANNELS x INPUT x
     INPUT): the training reads the route's outputs this way (distill.py)."""
     with _lock:
-        out = _net(stem).run(blob)
+        net = _net(stem)
+        net.setInput(blob)
+        out = net.forward()
     return np.asarray(out, np.float32).reshape(len(blob), len(CLASSES))
 
 
