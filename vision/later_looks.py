@@ -98,8 +98,8 @@ def mirrored_look(
     second view changed no count of 9 read and fresh seeds and 53 renders, and cost most
     speed frames a forward pass of 20 crops, 9 ms on session 56's machine).
     `blob`: the networks' input `p` was read from (to_input's), when the caller has it: a
-    mirrored crop's input is its input mirrored (to 5e-7), so every Détrak face is neither cut
-    nor resized twice (1-1.5 ms a speed frame, session 56)."""
+    mirrored crop's input is its input mirrored (to 5e-7), so a face is not resized twice (for
+    20 crops 1.6 ms against 0.03, session 56)."""
     names = kind_classes(kind)
     cocked, best = names.index(COCKED), p.argmax(axis=1)
     doubt = [
