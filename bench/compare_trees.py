@@ -14,7 +14,9 @@ code and models, `--jobs` at a time; their counts are kept in --out, and a set a
 there is not run again (a session cut short goes on where it stopped). The figures are the ones
 the keep-or-not rules of docs/vision.md are written in: errors (the face F1's fp + fn: a flat die
 not read right, a face reported wrong or where no die lies), cocked dice flagged, faces read at
-0.9 or more that are wrong, and F1. Sessions 16-29 ran these by hand, each with its own scripts.
+0.9 or more that are wrong, and F1; where a set has an arena (Strike), the dice found whose in /
+out of it is wrong (session 56: a rule on the arena is written in that). Sessions 16-29 ran
+these by hand, each with its own scripts.
 Beside them, scene against scene (counts written since session 40): how many scenes the candidate
 reads with fewer errors and with more, and a sign test's p, the chance of a split that uneven if
 neither tree read better: a total moved by a few errors is noise or not by that.
@@ -45,6 +47,9 @@ def figures(c: dict) -> dict:
         "of_cocked": c.get("cocked", 0),
         "sure_wrong": c.get("sure_total", 0) - c.get("sure_right", 0),
         "f1": 2 * tp / max(2 * tp + fp + fn, 1),
+        # dice found whose in / out of the arena is wrong, of those judged (Strike's scenes)
+        "arena_wrong": c.get("arena_n", 0) - c.get("arena_ok", 0),
+        "of_arena": c.get("arena_n", 0),
     }
 
 
@@ -173,7 +178,9 @@ def _counts(path: Path, kind: str) -> dict:
 
 
 def _cell(f: dict) -> str:
-    return f"{f['errors']}, {f['cocked']}/{f['of_cocked']}, {f['sure_wrong']}, {f['f1']:.4f}"
+    """The rule figures; and in / out of the arena wrong where the set has an arena."""
+    cell = f"{f['errors']}, {f['cocked']}/{f['of_cocked']}, {f['sure_wrong']}, {f['f1']:.4f}"
+    return cell + (f"; in/out wrong {f['arena_wrong']}/{f['of_arena']}" if f["of_arena"] else "")
 
 
 def main(argv=None) -> int:

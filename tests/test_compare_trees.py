@@ -19,6 +19,19 @@ def test_figures_count_what_the_rules_name():
     f = figures(c)
     assert (f["errors"], f["cocked"], f["of_cocked"], f["sure_wrong"]) == (14, 5, 7, 3)
     assert abs(f["f1"] - 180 / 194) < 1e-12
+    assert (f["arena_wrong"], f["of_arena"]) == (0, 0)
+
+
+def test_the_arena_is_counted_where_a_set_has_one():
+    """Strike's scenes judge each die found in or out of the arena: a rule on the arena is
+    written in that figure, which a row shows only where there is one."""
+    from compare_trees import _cell
+
+    c = {"tp": 90, "fp": 4, "fn": 10, "arena_n": 95, "arena_ok": 93}
+    f = figures(c)
+    assert (f["arena_wrong"], f["of_arena"]) == (2, 95)
+    assert _cell(f).endswith("; in/out wrong 2/95")
+    assert "in/out" not in _cell(figures({"tp": 90}))
 
 
 def test_the_sign_test_is_the_binomial_tail_both_ways():
