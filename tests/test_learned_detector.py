@@ -161,20 +161,39 @@ def test_small_pips_in_a_big_photo_are_seen_whole(monkeypatch):
     assert read_right() <= 15
 
 
-@needs_model
-def test_no_look_nearer_when_every_find_is_sure(monkeypatch):
-    """A frame like the speed benchmark's: 20 Détrak dice of 40 px in a 1280 px frame, seen at
-    11-12 px by the second look, every find sure. No heap there: two looks, as before (the
-    third cost 9 ms a frame on two of the benchmark's four, session 22)."""
-    scene = _flat_dice("detrak", [99, 2], (1280, 960), 20, 40.0)
+def _scales_looked_at(monkeypatch) -> list[float]:
+    """The scales of the looks find_dice makes from now on, in order."""
     scales = []
     look_at = detector._look_at
     monkeypatch.setattr(
         detector, "_look_at", lambda f, s, b=None: scales.append(s) or look_at(f, s, b)
     )
+    return scales
+
+
+@needs_model
+def test_no_look_nearer_when_every_find_is_sure(monkeypatch):
+    """A frame like the speed benchmark's: 20 Détrak dice of 40 px in a 1280 px frame, seen at
+    11-12 px by the second look, every find sure. No heap there, and the first look would
+    see them at 7 px, too small to be good: the second look alone (rule 157; the third cost 9
+    ms a frame on two of the benchmark's four, session 22)."""
+    scene = _flat_dice("detrak", [99, 2], (1280, 960), 20, 40.0)
+    scales = _scales_looked_at(monkeypatch)
     found = detector.find_dice(scene.image, nearer=True)
-    assert len(scales) == 2
+    assert scales == [detector.SECOND / 1280]
     assert _hits(scene, found) >= 19
+
+
+@needs_model
+def test_dice_the_second_look_sees_big_are_looked_at_from_further_too(monkeypatch):
+    """Six 90 px pip dice in a 1280 px frame: the second look sees them at about 27 px, more
+    than ALONE_PX, where the first look may see them as well or better. Both looks are made,
+    as before rule 157."""
+    scene = _flat_dice("pips", [4242, 57], (1280, 960), 6, 90.0)
+    scales = _scales_looked_at(monkeypatch)
+    found = detector.find_dice(scene.image)
+    assert sorted(scales[:2]) == [detector.FIRST / 1280, detector.SECOND / 1280]
+    assert _hits(scene, found) == 6
 
 
 @needs_model
@@ -227,6 +246,21 @@ def _look(scale: float, finds: list[tuple[float, float, float]]) -> detector._Lo
     found = [detector.Found(x, y, side, flat_score=0.9, cocked_score=0.05) for x, y, side in finds]
     px = float(np.median([side for _, _, side in finds])) * scale
     return detector._Look(scale, found, px, len(found))
+
+
+def test_the_second_look_is_alone_only_when_its_dice_are_small_and_none_holds_them():
+    """Rule 157: a second look seeing many sure dice at 10-15 px, the first look would see them
+    as specks. Not alone: dice seen bigger, so few sure finds that they may be a heap, or a find
+    much bigger than the rest (pips benchmark seed 144 scene 50: four 140 px dice, their pips
+    the second look's sure "dice", the dice themselves unsure 47-90 px finds)."""
+    dice = [(50.0 * k, 100.0, 40.0) for k in range(1, 11)]
+    assert detector._alone(_look(0.3, dice))
+    assert not detector._alone(_look(0.6, dice))  # 24 px: the first look may see them well
+    assert not detector._alone(_look(0.3, dice[:2]))
+    pips = _look(0.6, [(100.0 + 25 * k, 100.0, 23.0) for k in range(5)])
+    big = detector.Found(150, 110, 90, flat_score=0.39, cocked_score=0.05)
+    assert detector._alone(pips)
+    assert not detector._alone(detector._Look(0.6, pips.found + [big], pips.px, pips.sure))
 
 
 def test_the_arena_seen_as_one_die_does_not_hide_the_dice_in_it():

@@ -2,7 +2,8 @@
 
 The network was taught dice of DIE_PX_RANGE pixels at its input, and the reader does not know the
 dice's size before it has found them, so it looks coarse to fine: first the frame shrunk to
-FIRST pixels (dice that fill a good share of the frame are found there), and SECOND.
+FIRST pixels (dice that fill a good share of the frame are found there), and SECOND (made
+first: when it sees many dice small, they would be specks at FIRST, and it is the one look).
 Of the looks whose sure finds are of a size the network sees well, the one with the most sure
 finds is kept (a print on the tray, found alone and large at the first look, loses to the dice);
 when the look with the most sure finds is not one of them, its dice's size gives the scale of
@@ -38,6 +39,10 @@ SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 15
 # reader's vision/detect.py MAX_DIE, 220, bounds a blob's width, another measure: at 220 here the
 # Blender Strike scenes missed 16 dice instead of 7, the box's size being estimated at 200-220.)
 LARGEST = 200.0
+ALONE_PX = WANT_PX  # a second look seeing more than FEW sure dice at GOOD_PX[0] to this size is
+# made alone: the first look would see them ~1.7 times smaller, too small to be good or big...
+ALONE_SIZES = 1.5  # ...if no find is this many times their median size: a die whose pips they
+# may be (the first look judges that: _likeliest); rule 157
 SPECKS = 0.25  # a look shrinking the frame more than this makes 18 px dice specks of < 5 px
 FEW = 2  # sure finds so few that they may be a heap of tiny dice seen as one or two
 REFINE = 3  # looks at most after the first two
@@ -113,7 +118,8 @@ def find_dice(
     first, second = (min(side / max(h, w), top) for side in (FIRST, SECOND))
     if base is None:
         base = overview(frame)  # the first look shrinks this copy, not the whole frame again
-    looks = [_look_at(frame, first, base), _look_at(frame, second, base)]
+    near = _look_at(frame, second, base)
+    looks = [near] if _alone(near) else [_look_at(frame, first, base), near]
     while _closer_helps(looks, top):
         looks.append(_look_at(frame, min(looks[-1].scale * 2.0, top)))
     seen = [lk for lk in looks if lk.px]
@@ -127,6 +133,14 @@ def find_dice(
         _look_nearer(frame, most, seen, good, top)
     big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
     return _likeliest(good or [_nearest_good(seen)], big).found
+
+
+def _alone(lk: _Look) -> bool:
+    """Whether the second look is enough: its many sure dice too small to be seen well from
+    further, and no find among them big enough to be a die holding them as pips."""
+    if not (lk.px and GOOD_PX[0] <= lk.px <= ALONE_PX and lk.sure > FEW):
+        return False
+    return max(f.size for f in lk.found) * lk.scale <= ALONE_SIZES * lk.px
 
 
 def _refine(frame: np.ndarray, most: _Look, seen: list, good: list, top: float) -> _Look:
