@@ -369,7 +369,13 @@ def main() -> int:
             ms, _ = speed(kind, calibrated=True)
             print(f"   ...with a calibration (arena, die size): {ms:.1f}")
     if args.json:
-        kept = {"seed": args.seed, "n": args.n, "moved": args.moved, "kinds": counts}
+        kept = {
+            "seed": args.seed,
+            "n": args.n,
+            "moved": args.moved,
+            "hinted": args.hinted,
+            "kinds": counts,
+        }
         kept["scenes"] = each
         args.json.write_text(json.dumps(kept) + "\n")  # which set it counts, moved or not
     return 0

@@ -89,8 +89,9 @@ def summed(counts: list[dict]) -> dict:
 
 
 def set_name(a, seed: int) -> str:
-    """A seed's set, and how far it was moved: the counts of a moved set are another set's."""
-    return f"seed{seed}" + (f"-moved{a.moved}" if a.moved else "")
+    """A seed's set, how far it was moved and whether it was read hinted with the dice's size:
+    the counts of a moved or hinted set are another set's."""
+    return f"seed{seed}" + (f"-moved{a.moved}" if a.moved else "") + ("-hinted" if a.hinted else "")
 
 
 def jobs(trees: dict[str, Path], a, out: Path) -> list[tuple[list[str], Path, Path]]:
@@ -101,6 +102,7 @@ def jobs(trees: dict[str, Path], a, out: Path) -> list[tuple[list[str], Path, Pa
             path = out / f"{label}-{set_name(a, seed)}.json"
             cmd = ["bench/bench_vision.py", "--n", str(a.n), "--seed", str(seed), "--no-speed"]
             cmd += ["--moved", str(a.moved)] if a.moved else []
+            cmd += ["--hinted"] if a.hinted else []
             todo.append(([*cmd, "--kinds", ",".join(a.kinds), "--json", str(path)], tree, path))
         if a.blender:
             path = out / f"{label}-blender.json"
@@ -198,6 +200,11 @@ def main(argv=None) -> int:
     p.add_argument("--blender", type=Path, nargs="*", default=[], help="rendered scene dirs")
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--moved", type=int, default=0, metavar="PX", help="every scene moved by PX px")
+    p.add_argument(
+        "--hinted",
+        action="store_true",
+        help="every scene read knowing its dice's size (bench_vision --hinted: the watcher's)",
+    )
     p.add_argument("--out", type=Path, default=None, help="keep the counts here (resumable)")
     p.add_argument("--python", default=sys.executable, help="the interpreter of both trees")
     a = p.parse_args(argv)

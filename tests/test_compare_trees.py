@@ -109,6 +109,17 @@ def test_a_moved_set_is_counted_apart_from_the_set_itself(tmp_path, capsys):
     assert not (tmp_path / "committed-seed0.json").exists()
 
 
+def test_a_hinted_set_is_counted_apart_from_the_set_itself(tmp_path, capsys):
+    """--hinted: the same seed read knowing the dice's size (the watcher's steady state, where
+    the detector makes one look) is another set, in its own file and row."""
+    args = ["--kinds", "strike", "--seeds", "0", "--n", "1", "--jobs", "2", "--out", str(tmp_path)]
+    assert main([str(ROOT), *args, "--hinted"]) == 0
+    out = capsys.readouterr().out
+    assert "| seed0-hinted | strike |" in out
+    assert json.loads((tmp_path / "committed-seed0-hinted.json").read_text())["hinted"] is True
+    assert not (tmp_path / "committed-seed0.json").exists()
+
+
 def test_no_seed_compares_the_renders_alone(tmp_path, capsys):
     """--seeds "": a comparison of rendered scenes only; an empty render directory reads no scene
     and so writes no row, and no synthetic set is run."""
