@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import read
-from vision.learned import detector
+from vision.learned import detector, finds
 from vision.learned.detect_data import PATCH, SIZE_REF, STRIDE, targets_for
 
 META = {"stride": STRIDE, "size_ref": SIZE_REF}
@@ -32,7 +32,7 @@ def test_targets_decode_back_to_the_dice():
     ]
     t, mask = targets_for(dice, PATCH)
     assert mask.min() == 1.0
-    found = detector.decode(_maps_from_targets(t), META, 1.0, 1.0, (PATCH, PATCH))
+    found = finds.decode(_maps_from_targets(t), META, 1.0, 1.0, (PATCH, PATCH))
     assert len(found) == 3
     for d in dice:
         f = min(found, key=lambda f: math.hypot(f.x - d["x"], f.y - d["y"]))
@@ -43,7 +43,7 @@ def test_targets_decode_back_to_the_dice():
 
 def test_decode_scales_back_to_frame_pixels():
     t, _ = targets_for([{"x": 64.0, "y": 32.0, "size": 16.0, "cocked": False}], PATCH)
-    (f,) = detector.decode(_maps_from_targets(t), META, 0.5, 0.5, (PATCH, PATCH))
+    (f,) = finds.decode(_maps_from_targets(t), META, 0.5, 0.5, (PATCH, PATCH))
     assert f.x == pytest.approx(128.5, abs=0.6) and f.y == pytest.approx(64.5, abs=0.6)
     assert f.size == pytest.approx(32.0, rel=1e-3)
 
@@ -58,7 +58,7 @@ def test_two_peaks_on_one_die_give_one_die():
     a = detector.Found(10, 10, 20, 0.9, 0.1)
     b = detector.Found(14, 12, 20, 0.6, 0.1)
     c = detector.Found(40, 10, 20, 0.5, 0.1)
-    assert detector._apart([b, a, c]) == [a, c]
+    assert finds.apart([b, a, c]) == [a, c]
 
 
 needs_model = pytest.mark.skipif(not detector.available(), reason="no detector model")
@@ -241,10 +241,10 @@ def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
     assert not detector._closer_helps(looks(1.5, 0), top)  # MAX_UPSCALE
 
 
-def _look(scale: float, finds: list[tuple[float, float, float]]) -> detector._Look:
+def _look(scale: float, dice: list[tuple[float, float, float]]) -> detector._Look:
     """A look at `scale` with sure flat finds (x, y, side in frame pixels)."""
-    found = [detector.Found(x, y, side, flat_score=0.9, cocked_score=0.05) for x, y, side in finds]
-    px = float(np.median([side for _, _, side in finds])) * scale
+    found = [detector.Found(x, y, side, flat_score=0.9, cocked_score=0.05) for x, y, side in dice]
+    px = float(np.median([side for _, _, side in dice])) * scale
     return detector._Look(scale, found, px, len(found))
 
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.learned.finds import Found, decode
 from vision.learned.onnx_net import read_onnx
 from vision.shrink import shrink
 
@@ -57,29 +58,9 @@ SURE_BIG = 0.7  # heat of a big die whose pips, seen as small dice, are taken fo
 PIPS_RATIO = 3.5  # ...or of a SURE one, when the small finds are this many times smaller
 ARENA_RATIO = 8.0  # ...but no more: pips are a fifth of their die (bigger: the arena, a tray)
 SAME_FIND = 0.6  # a find this near another's centre, in its sides, is the same die
-PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
 CLOSER_ZOOM = 1.6  # a closer look sees its die this many times WANT_PX...
 CLOSER_SPAN = 3.0  # ...on a window this many of its sides either way of the find
 _lock = threading.Lock()
-
-
-@dataclass(frozen=True)
-class Found:
-    """A die the detector sees, in frame pixels: top face centre and side, and its heat."""
-
-    x: float
-    y: float
-    size: float
-    flat_score: float  # the heat of its centre in the flat channel (0..1)
-    cocked_score: float  # ...and in the cocked one
-
-    @property
-    def cocked(self) -> bool:
-        return self.cocked_score > self.flat_score
-
-    @property
-    def score(self) -> float:
-        return max(self.flat_score, self.cocked_score)
 
 
 def available() -> bool:
@@ -376,38 +357,3 @@ def look(frame: np.ndarray, scale: float, base: np.ndarray | None = None) -> lis
         maps = np.asarray(net.forward(), np.float32)[0]
     sx, sy = sw / w, sh / h
     return decode(maps, meta, sx, sy, (sw, sh))
-
-
-def decode(maps: np.ndarray, meta: dict, sx: float, sy: float, size: tuple[int, int]):
-    """Peaks of the heat maps (3 x 3 local maxima above PEAK) turned into frame-pixel dice."""
-    stride, ref = float(meta["stride"]), float(meta["size_ref"])
-    heat = 1.0 / (1.0 + np.exp(-maps[:2]))
-    both = heat.max(axis=0)
-    peaks = (both >= cv2.dilate(both, np.ones((3, 3), np.uint8))) & (both >= PEAK)
-    gh = -(-size[1] // int(stride))
-    gw = -(-size[0] // int(stride))
-    peaks[gh:], peaks[:, gw:] = False, False  # the padding
-    out = []
-    for i, j in zip(*np.nonzero(peaks), strict=True):
-        side = ref * float(np.exp(maps[2, i, j]))
-        x = (j + float(maps[3, i, j]) + 0.5) * stride - 0.5
-        y = (i + float(maps[4, i, j]) + 0.5) * stride - 0.5
-        out.append(
-            Found(
-                x=(x + 0.5) / sx - 0.5,
-                y=(y + 0.5) / sy - 0.5,
-                size=side / ((sx + sy) / 2),
-                flat_score=float(heat[0, i, j]),
-                cocked_score=float(heat[1, i, j]),
-            )
-        )
-    return _apart(out)
-
-
-def _apart(found: list[Found]) -> list[Found]:
-    """One die per centre: of two peaks closer than half a die, the hotter stays."""
-    keep: list[Found] = []  # (math.hypot below: np.hypot on floats is 5 times slower)
-    for f in sorted(found, key=lambda f: -f.score):
-        if all(math.hypot(f.x - k.x, f.y - k.y) >= 0.5 * min(f.size, k.size) for k in keep):
-            keep.append(f)
-    return keep
