@@ -344,3 +344,17 @@ def test_a_die_half_a_side_off_its_find_is_reached_in_two_steps(monkeypatch):
     monkeypatch.setattr(later_looks, "RELOOK_STEP", 0.7)  # one step only: not reached
     moved, q = later_looks.look_around(None, found, p, "pips", None)
     assert moved[0] == found[0] and names[int(q[0].argmax())] == "none"
+
+
+def test_a_hinted_frame_is_looked_at_with_its_dice_at_the_kinds_own_size(monkeypatch):
+    """With the dice's size known (the watcher's hint, a calibration) the detector makes one
+    look, at the size the kind reads its hinted frames best: 12.5 px for pips, 15 px for Strike
+    and Détrak (rules 159-160)."""
+    from vision.learned import detector
+
+    scales = []
+    monkeypatch.setattr(detector, "look", lambda frame, s, base=None: scales.append(s) or [])
+    frame = np.zeros((960, 1280, 3), np.uint8)
+    for kind in ("pips", "strike", "detrak"):
+        assert read_learned.learned_dice(frame, kind, die_size=40.0) == []
+    assert scales == pytest.approx([12.5 / 40, 15.0 / 40, 15.0 / 40])

@@ -87,15 +87,17 @@ def find_dice(
     base: np.ndarray | None = None,
     nearer: bool = False,
     whole: bool = False,
+    hinted_px: float = WANT_PX,
 ) -> list[Found]:
     """Every die the detector finds in a BGR frame; `die_size` (frame px) if known; `base`, the
     frame's overview() if the caller has made it already; `nearer`: a look nearer when the dice
     are seen small (_look_nearer); `whole`: looks may take a frame over MAX_INPUT_PX at its own
-    size (_most_scale). The reader asks for these two for the kinds they help."""
+    size (_most_scale). The reader asks for these two for the kinds they help; and, with a known
+    size, for the one look to see the dice at `hinted_px` (rule 160)."""
     h, w = frame.shape[:2]
     top = _most_scale(h, w, whole)
     if die_size:
-        return look(frame, min(WANT_PX / die_size, top))
+        return look(frame, min(hinted_px / die_size, top))
     first, second = (min(side / max(h, w), top) for side in (FIRST, SECOND))
     if base is None:
         base = overview(frame)  # the first look shrinks this copy, not the whole frame again
