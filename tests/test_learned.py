@@ -312,6 +312,27 @@ def test_doubted_crops_are_those_a_network_gives_less_than_the_line(models_dir):
     assert only_doubted(data, (), below, log=print) is data  # no networks named: every crop
 
 
+def test_doubted_by_first_asks_each_crop_s_own_kind_s_first_network(models_dir):
+    """A second opinion serving pips and Strike learns what each kind's own first network
+    doubts: pips crops judged by pips' first network, Strike's by Strike's."""
+    from vision.learned.doubt import FIRST, doubted, problem
+
+    data = _mixed_crops()
+    _softer_copy(models_dir, "soft")  # reads pips three times less sharply
+    routes = {"kinds": {"pips": ["soft", "faces"], "strike": ["faces"], "detrak": ["faces"]}}
+    (models_dir / "classifiers.json").write_text(json.dumps(routes))
+    kinds = np.array([t["kind"] for t in data.tags])
+    below = 0.999
+    by_kind = np.where(kinds == "pips", doubted(data, ("soft",), below), False) | np.where(
+        kinds != "pips", doubted(data, ("faces",), below), False
+    )
+    first = doubted(data, (FIRST,), below)
+    np.testing.assert_array_equal(first, by_kind)
+    pips = kinds == "pips"
+    assert first[pips].sum() > doubted(data, ("faces",), below)[pips].sum()  # soft doubts more
+    assert problem((FIRST,), below) is None  # not a file, yet no network missing
+
+
 def test_a_screen_reads_first_and_shows_the_route_only_what_it_doubts(models_dir, monkeypatch):
     """A kind's screen (classifiers.json "screens") gives its own reading where it is
     SCREEN_SURE, the route's where it is not; a screen whose file is missing leaves the kind

@@ -16,6 +16,10 @@ from . import runtime
 from .data import CropSet
 
 CHUNK = 2000  # crops a forward pass (a blob of 33 MB)
+# A stem standing for each crop's kind's first network (models/classifiers.json): a second
+# opinion serving several kinds doubts what each kind's own first network doubts (session 59:
+# pips' and Strike's first networks are different networks since session 46).
+FIRST = "first"
 
 
 def problem(stems, below: float, width: float = 1.0) -> str | None:
@@ -24,7 +28,7 @@ def problem(stems, below: float, width: float = 1.0) -> str | None:
     channels. None when nothing is."""
     if not 0.0 < below <= 1.0:
         return f"--doubt-below: expected a probability in (0, 1], got {below}"
-    missing = [s for s in stems if not (runtime.MODELS / f"{s}.onnx").exists()]
+    missing = [s for s in stems if s != FIRST and not (runtime.MODELS / f"{s}.onnx").exists()]
     if missing:
         return f"--doubted-by: expected networks in {runtime.MODELS}, {', '.join(missing)} missing"
     if width <= 0:
@@ -34,8 +38,9 @@ def problem(stems, below: float, width: float = 1.0) -> str | None:
 
 def doubted(data: CropSet, stems, below: float) -> np.ndarray:
     """A mask over `data`: the crops that at least one of the networks `stems` (files in the
-    runtime's models directory, run by cv2.dnn as the reader runs them) gives a top probability
-    under `below`, each network at its own temperature for the crop's kind."""
+    runtime's models directory, run by cv2.dnn as the reader runs them; FIRST: the crop's
+    kind's first network) gives a top probability under `below`, each network at its own
+    temperature for the crop's kind."""
     kinds = np.array([t["kind"] for t in data.tags])
     out = np.zeros(len(data), bool)
     for start in range(0, len(data), CHUNK):
@@ -44,6 +49,7 @@ def doubted(data: CropSet, stems, below: float) -> np.ndarray:
             rows = np.flatnonzero(kinds[start : start + CHUNK] == kind)
             few = [crops[i] for i in rows]
             for stem in stems:
+                stem = runtime.models_for(kind)[0] if stem == FIRST else stem
                 p = runtime.calibrated(few, kind, stem)
                 out[start + rows] |= p.max(axis=1) < below
     return out

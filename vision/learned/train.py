@@ -217,8 +217,9 @@ def main(argv=None) -> int:
         "--doubted-by",
         type=_stems,
         default=(),
-        help="comma-separated stems of networks in models/: learn only the crops one of them"
-        " gives under --doubt-below (a route's second opinion: doubt.py)",
+        help="comma-separated stems of networks in models/ ('first': each crop's kind's first"
+        " network): learn only the crops one of them gives under --doubt-below (a route's"
+        " second opinion: doubt.py)",
     )
     p.add_argument("--doubt-below", type=float, default=0.995)
     p.add_argument(
