@@ -30,6 +30,7 @@ from .doubt import only_doubted, problem
 from .half import halve
 from .network import build_model, from_onnx
 from .photoreal_crops import photoreal_crops
+from .slim import SAMPLE, slimmed
 from .temperature import fit_temperature
 from .training_loop import logits_of, train
 from .trainset import cached, inputs, make_data
@@ -212,6 +213,13 @@ def main(argv=None) -> int:
         help="an exported classifier (ONNX) to train further instead of a new network (its own"
         " layers: --full-res-layers and --width are not used); give it a lower --max-lr",
     )
+    p.add_argument(
+        "--slim",
+        type=float,
+        default=None,
+        help="with --init: keep this share of each convolution's channels, the ones worth the most"
+        " to the next layer on the training crops, then train (slim.py: a faster network)",
+    )
     p.add_argument("--max-lr", type=float, default=4e-3, help="the one-cycle schedule's peak")
     p.add_argument(
         "--doubted-by",
@@ -253,6 +261,8 @@ def main(argv=None) -> int:
         p.error(wrong)
     if a.init is not None and not a.init.is_file():
         p.error(f"--init: expected an exported classifier (ONNX file), {a.init} is not a file")
+    if a.slim is not None and (a.init is None or not 0.0 < a.slim <= 1.0):
+        p.error(f"--slim: expected a share in (0, 1] of an --init network's channels, got {a.slim}")
     hard = not a.no_hard
     if hard:
         from .detector import available
@@ -316,6 +326,9 @@ def main(argv=None) -> int:
         agree = agreement(targets, labels, a.teacher_share)
         log(f"  the route reads {agree:.4f} of them as labelled")
     start_from = from_onnx(a.init) if a.init else build_model(a.full_res_layers, a.width)
+    if a.slim is not None:
+        sample = np.random.default_rng(a.seed).permutation(len(x))[:SAMPLE]
+        start_from = slimmed(start_from, a.slim, x[np.sort(sample)])
     model = train(start_from, x, labels, data.tags, a.epochs, a.seed, log, a.max_lr, targets)
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
@@ -338,6 +351,7 @@ def main(argv=None) -> int:
             "full_res_layers": None if a.init else a.full_res_layers,  # --init: its parent's
             "width": None if a.init else a.width,
             "init": str(a.init) if a.init else None,
+            "slim": a.slim,
             "max_lr": a.max_lr,
             "doubted_by": list(a.doubted_by),
             "doubt_below": a.doubt_below if a.doubted_by else None,
