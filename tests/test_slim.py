@@ -48,3 +48,8 @@ def test_channels_no_layer_reads_are_dropped_and_the_rest_reads_as_before():
     with torch.no_grad():
         assert torch.allclose(slim(x), model(x), atol=1e-4)
         assert not torch.allclose(slimmed(model, 0.5, x.numpy()).eval()(x), model(x), atol=1e-2)
+    spared = slimmed(model, 0.75, x.numpy(), whole=2)
+    widths = [m.out_channels for m in spared if isinstance(m, torch.nn.Conv2d)]
+    assert widths == [16, 16, 24, 24, 48, 48, 96, 96]  # the full-resolution layers kept whole
+    with torch.no_grad():
+        assert torch.allclose(spared.eval()(x), model(x), atol=1e-4)

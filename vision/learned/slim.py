@@ -25,10 +25,11 @@ def kept_channels(worth: np.ndarray, keep: float) -> np.ndarray:
     return np.sort(np.argsort(-np.asarray(worth, float), kind="stable")[:n])
 
 
-def slimmed(model, keep: float, sample: np.ndarray):
+def slimmed(model, keep: float, sample: np.ndarray, whole: int = 0):
     """A copy of `model` (network.from_onnx's layers: convolutions with biases, ReLUs,
     poolings, one Linear) with `keep` of each convolution's channels, chosen on `sample`
-    (N x CHANNELS x INPUT x INPUT training crops)."""
+    (N x CHANNELS x INPUT x INPUT training crops); the first `whole` convolutions keep all of
+    theirs (the full-resolution layers see a cocked die's narrow side strip: network.py)."""
     import torch
     import torch.nn as nn
 
@@ -42,7 +43,7 @@ def slimmed(model, keep: float, sample: np.ndarray):
         reader = layers[convs[n + 1]] if n + 1 < len(convs) else layers[last]
         weight = reader.weight.detach().abs()
         reads = weight.sum(dim=tuple(d for d in range(weight.dim()) if d != 1)).numpy()
-        kept = kept_channels(means[n] * reads, keep)
+        kept = kept_channels(means[n] * reads, 1.0 if n < whole else keep)
         out[i] = _conv_part(layers[i], kept, before)
         before = kept
     linear = layers[last]

@@ -220,6 +220,13 @@ def main(argv=None) -> int:
         help="with --init: keep this share of each convolution's channels, the ones worth the most"
         " to the next layer on the training crops, then train (slim.py: a faster network)",
     )
+    p.add_argument(
+        "--slim-whole",
+        type=int,
+        default=0,
+        help="with --slim: the first convolutions that keep all their channels (2: the"
+        " full-resolution ones)",
+    )
     p.add_argument("--max-lr", type=float, default=4e-3, help="the one-cycle schedule's peak")
     p.add_argument(
         "--doubted-by",
@@ -328,7 +335,7 @@ def main(argv=None) -> int:
     start_from = from_onnx(a.init) if a.init else build_model(a.full_res_layers, a.width)
     if a.slim is not None:
         sample = np.random.default_rng(a.seed).permutation(len(x))[:SAMPLE]
-        start_from = slimmed(start_from, a.slim, x[np.sort(sample)])
+        start_from = slimmed(start_from, a.slim, x[np.sort(sample)], a.slim_whole)
     model = train(start_from, x, labels, data.tags, a.epochs, a.seed, log, a.max_lr, targets)
 
     temps, stats = calibrate(lambda crops: logits_of(model, crops), a, hard, log)
@@ -352,6 +359,7 @@ def main(argv=None) -> int:
             "width": None if a.init else a.width,
             "init": str(a.init) if a.init else None,
             "slim": a.slim,
+            "slim_whole": a.slim_whole if a.slim is not None else None,
             "max_lr": a.max_lr,
             "doubted_by": list(a.doubted_by),
             "doubt_below": a.doubt_below if a.doubted_by else None,
