@@ -12,6 +12,8 @@ quarters costs about 0.56 of the multiply-adds (network.py: 13.4 M a crop at ful
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 SAMPLE = 2048  # training crops the activations are measured on
@@ -37,7 +39,7 @@ def slimmed(model, keep: float, sample: np.ndarray, whole: int = 0):
     convs = [i for i, m in enumerate(layers) if isinstance(m, nn.Conv2d)]
     last = next(i for i, m in enumerate(layers) if isinstance(m, nn.Linear))
     means = _mean_activations(model, convs, torch.from_numpy(np.asarray(sample, np.float32)))
-    out = [_copy(m) for m in layers]
+    out = [copy.deepcopy(m) for m in layers]
     before = None  # the channels kept by the convolution before
     for n, i in enumerate(convs):
         reader = layers[convs[n + 1]] if n + 1 < len(convs) else layers[last]
@@ -77,9 +79,3 @@ def _conv_part(conv, kept: np.ndarray, before: np.ndarray | None):
     part.weight.data = w.clone()
     part.bias.data = conv.bias.data[kept].clone()
     return part
-
-
-def _copy(layer):
-    import copy
-
-    return copy.deepcopy(layer)
