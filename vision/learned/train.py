@@ -269,7 +269,11 @@ def main(argv=None) -> int:
     if a.init is not None and not a.init.is_file():
         p.error(f"--init: expected an exported classifier (ONNX file), {a.init} is not a file")
     if a.slim is not None and (a.init is None or not 0.0 < a.slim <= 1.0):
-        p.error(f"--slim: expected a share in (0, 1] of an --init network's channels, got {a.slim}")
+        alone = "" if a.init else " without --init (the trained network to narrow)"
+        p.error(
+            f"--slim: expected a share in (0, 1] of an --init network's channels, got {a.slim}"
+            + alone
+        )
     if a.slim_whole < 0:
         p.error(f"--slim-whole: expected a number of convolutions, 0 or more, got {a.slim_whole}")
     hard = not a.no_hard
