@@ -6,8 +6,9 @@ not a test: run it, read it).
 The counts are bench_vision.py's `--json` files (bench/compare_trees.py keeps one per tree and
 seed in its --out directory: pass its `committed-seed*.json` for the committed tree). Seed 0 is
 the benchmark's published set, but rules have been chosen on it for sixty sessions; the seeds a
-session's gates read fresh are the fairer figure, and over a dozen of them a kind's F1 is known to
-a few thousandths, where one seed's moves by one (docs/vision.md, "Where it stands"). Per kind:
+session's gates read fresh are the fairer figure. One seed's F1 lands anywhere in a hundredth
+(pips' fresh seeds 0.982-0.994 for one tree), so a dozen are pooled (docs/vision.md, "Where it
+stands"). Per kind:
 F1 over the pooled dice and the spread of the seeds' own, the cocked dice flagged by how far they
 are tipped (a die tipped 25-35 or 55-65 degrees shows a face nearly as a flat die does), the
 faces read at 0.9 or more that are right, and Strike's in / out of the arena. Files of moved or
