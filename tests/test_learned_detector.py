@@ -4,6 +4,7 @@ finds the dice of generated frames it was not trained on."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -135,6 +136,21 @@ def test_heaps_of_small_dice_in_a_big_photo_are_found_by_a_look_nearer():
     assert _hits(scene, nearer) >= 20
     assert len([f for f in nearer if f.score >= detector.SURE]) <= len(scene.dice) + 1
     assert len(read(scene.image, "detrak").dice) >= 20  # the reader asks for it for Détrak
+
+
+@needs_model
+def test_tiny_dice_in_a_big_photo_are_kept_from_the_nearest_look_it_allows():
+    """Rule 178 on the frame that showed it: Détrak seed 190 scene 109, 21 dice of 21 px in a
+    4032 px photo. Without it, the looks' heaps at 11 px were kept (4 dice read); with it, the
+    look at 2.4 Mpx, all 21 sure at 9.5 px."""
+    from vision.synth.scene import benchmark_scene
+
+    scene = benchmark_scene("detrak", 109, seed=190)
+    assert scene.conditions["frame"] == (4032, 3024) and len(scene.dice) == 21
+    assert _hits(scene, detector.find_dice(scene.image, nearer=True)) < 12
+    assert _hits(scene, detector.find_dice(scene.image, nearer=True, capped=True)) >= 20
+    faces = [d for d in read(scene.image, "detrak").dice if d.face is not None]
+    assert len(faces) >= 19  # the reader asks for it for Détrak
 
 
 @needs_model
@@ -293,6 +309,35 @@ def test_no_look_at_a_good_size_keeps_the_one_that_sees_the_dice():
     assert detector._nearest_good([far, near, nearest]) is nearest
     closer = detector._Look(0.5, [], 9.5, 15)
     assert detector._nearest_good([far, nearest, closer]) is closer
+
+
+def test_the_nearest_look_a_big_frame_allows_is_good_from_7_px(monkeypatch):
+    """Rule 178: a 4032 px photo of 21 px dice (Détrak seed 190 scene 109). The looks it took:
+    heaps of them as 3 sure "dice" at 11 px (a good size), 12 at 8 px, and, at the most input
+    pixels a look may cost, all 21 at 9.5 px. That look is as near as the frame allows: it is
+    kept, not the 3 heaps. Under 7 px (less than the network was taught) it is not good."""
+    top = detector._most_scale(3024, 4032)
+    lone = [detector.Found(200.0 + 100 * k, 1500, 21, 0.9, 0.05) for k in range(21)]
+    heaps = [detector.Found(200.0 + 700 * k, 1500, 59, 0.9, 0.05) for k in range(3)]
+    unsure = [detector.Found(300.0 + 700 * k, 1800, 40, 0.3, 0.05) for k in range(6)]
+    sizes = {}
+
+    def fake_look(frame, scale, base=None):
+        if scale > 0.9 * top:
+            return [replace(f, size=sizes["capped"] / scale) for f in lone]
+        if scale > 0.2:  # nearer: 12 of them at 8 px, and the reader goes on to the capped look
+            return [replace(f, size=7.9 / scale) for f in lone[:12]]
+        return heaps + unsure if scale > 0.15 else []
+
+    monkeypatch.setattr(detector, "look", fake_look)
+    frame = np.zeros((3024, 4032, 3), np.uint8)
+    sizes["capped"] = 9.5
+    assert len(detector.find_dice(frame, nearer=True, capped=True)) == 21
+    assert detector.find_dice(frame, nearer=True) == heaps + unsure  # not asked: as before
+    sizes["capped"] = 6.5  # under 7 px: the heaps' look is kept, as before rule 178
+    assert detector.find_dice(frame, nearer=True, capped=True) == heaps + unsure
+    assert not detector._good(detector._Look(top / 2, lone, 9.5, 21), top)
+    assert not detector._good(detector._Look(top, lone, 30.0, 21), top)  # too big stays so
 
 
 def test_the_strike_box_seen_as_one_die_from_far_sends_for_a_closer_look(monkeypatch):

@@ -47,6 +47,9 @@ from vision.ring_look import ring_look
 NEARER_KINDS = ("pips", "detrak")
 # ...and whose 4032 px photos are looked at whole when the dice are small there (session 23)
 WHOLE_KINDS = ("pips",)
+# ...and whose nearest look a photo over 2.4 Mpx allows is good from 7 px (rule 178: Détrak's
+# 4032 px photos of 18-26 px dice, 193 errors to 137; no pips or Strike scene took it)
+CAPPED_KINDS = ("detrak",)
 # the dice's side in the detector's one look when their size is known (the watcher's hint, a
 # calibration: the table's live frames), by kind; WANT_PX (15) for the others. 12.5 px is a
 # cheaper look (0.69 times the input pixels), and read pips' hinted fresh seeds with 190 errors
@@ -85,6 +88,7 @@ def learned_dice(
         base,
         nearer=kind in NEARER_KINDS,
         whole=kind in WHOLE_KINDS,
+        capped=kind in CAPPED_KINDS,
         hinted_px=HINTED_PX.get(kind, detector.WANT_PX),
     )
     found = [f for f in found if worth_a_look(f)]

@@ -34,6 +34,7 @@ FIRST = 192  # longest side of the first look (big dice: up to a quarter of the 
 SECOND = 384  # ...and of the second (dice from 1/40 of the frame)
 WANT_PX = 15.0  # the dice's side at the network's input in the final look
 GOOD_PX = (10.0, 28.0)
+CAPPED_PX = 7.0  # the nearest look a big frame allows is good from this size (rule 178)
 BIG_PX = 45.0  # dice seen up to this big are still well seen (the network was taught to 60)
 SMALLEST = 18.0  # the smallest dice to find, in frame pixels (issue 5: 18 to 150 px)
 # ...and more than the largest, with the detector's error on a die's size. (The classical
@@ -88,12 +89,14 @@ def find_dice(
     nearer: bool = False,
     whole: bool = False,
     hinted_px: float = WANT_PX,
+    capped: bool = False,
 ) -> list[Found]:
     """Every die the detector finds in a BGR frame; `die_size` (frame px) if known; `base`, the
     frame's overview() if the caller has made it already; `nearer`: a look nearer when the dice
     are seen small (_look_nearer); `whole`: looks may take a frame over MAX_INPUT_PX at its own
-    size (_most_scale). The reader asks for these two for the kinds they help; and, with a known
-    size, for the one look to see the dice at `hinted_px` (rule 160)."""
+    size (_most_scale); `capped`: the nearest look the frame allows is good from CAPPED_PX (_good).
+    The reader asks for these three for the kinds they help; and, with a known size, for the one
+    look to see the dice at `hinted_px` (rule 160)."""
     h, w = frame.shape[:2]
     top = _most_scale(h, w, whole)
     if die_size:
@@ -108,14 +111,27 @@ def find_dice(
     seen = [lk for lk in looks if lk.px]
     if not seen:
         return looks[-1].found
-    good = [lk for lk in seen if GOOD_PX[0] <= lk.px <= GOOD_PX[1]]
+    cap = top if capped else None
+    good = [lk for lk in seen if _good(lk, cap)]
     # (of looks seeing as many dice, a good one: the far look seeing all 20 dice of a frame at
     # 7 px must not send for a third look at the scale of the second)
-    most = _refine(frame, max(seen, key=lambda lk: (lk.sure, lk in good)), seen, good, top)
+    most = _refine(frame, max(seen, key=lambda lk: (lk.sure, lk in good)), seen, good, top, cap)
     if nearer and most in good and most.px < NEAR_PX and len(most.found) > most.sure:
-        _look_nearer(frame, most, seen, good, top)
+        _look_nearer(frame, most, seen, good, top, cap)
     big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
     return _likeliest(good or [_nearest_good(seen)], big).found
+
+
+def _good(lk: _Look, cap: float | None = None) -> bool:
+    """Whether a look sees its dice at a good size: GOOD_PX; or, given `cap`, the largest scale
+    the frame allows, from CAPPED_PX there (the least the network was taught). A 4032 px photo
+    of 21 px dice is 2.4 Mpx at most, 9.5 px dice: that look saw all 21 sure, and lost to a
+    farther one seeing 3 heaps of them at 11 px (Détrak seed 190 scene 109; rule 178)."""
+    if not lk.px:
+        return False
+    if GOOD_PX[0] <= lk.px <= GOOD_PX[1]:
+        return True
+    return cap is not None and abs(lk.scale / cap - 1) < 0.01 and CAPPED_PX <= lk.px < GOOD_PX[0]
 
 
 def _alone(lk: _Look) -> bool:
@@ -126,7 +142,9 @@ def _alone(lk: _Look) -> bool:
     return max(f.size for f in lk.found) * lk.scale <= ALONE_SIZES * lk.px
 
 
-def _refine(frame: np.ndarray, most: _Look, seen: list, good: list, top: float) -> _Look:
+def _refine(
+    frame: np.ndarray, most: _Look, seen: list, good: list, top: float, cap: float | None
+) -> _Look:
     """Looks (REFINE at most, added to `seen` and `good`, at scales up to `top`) until one sees
     the dice of `most`, the look seeing the most of them, at a good size; the last look."""
     for _ in range(REFINE):  # the look that sees the most dice sees them too small or too big
@@ -145,11 +163,13 @@ def _refine(frame: np.ndarray, most: _Look, seen: list, good: list, top: float) 
         most = _look_at(frame, scale)
         if not most.px:
             break
-        _seen(most, seen, good)
+        _seen(most, seen, good, cap)
     return most
 
 
-def _look_nearer(frame: np.ndarray, most: _Look, seen: list, good: list, top: float) -> None:
+def _look_nearer(
+    frame: np.ndarray, most: _Look, seen: list, good: list, top: float, cap: float | None
+) -> None:
     """A look at the scale that shows `most`'s dice at WANT_PX and, if it sees many more sure
     dice (NEARER_SEES), the looks that bring them to a good size (added to `seen` and `good`).
     A look seeing its "dice" at 10-12 px may be seeing heaps of tiny dice as one: a 4032 px
@@ -162,13 +182,13 @@ def _look_nearer(frame: np.ndarray, most: _Look, seen: list, good: list, top: fl
     nearer = _look_at(frame, scale)
     more, times = NEARER_SEES
     if nearer.sure >= max(most.sure + more, times * most.sure):
-        _refine(frame, _seen(nearer, seen, good), seen, good, top)
+        _refine(frame, _seen(nearer, seen, good, cap), seen, good, top, cap)
 
 
-def _seen(lk: _Look, seen: list, good: list) -> _Look:
+def _seen(lk: _Look, seen: list, good: list, cap: float | None) -> _Look:
     if lk.px:
         seen.append(lk)
-        if GOOD_PX[0] <= lk.px <= GOOD_PX[1]:
+        if _good(lk, cap):
             good.append(lk)
     return lk
 
