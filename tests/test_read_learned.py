@@ -69,8 +69,8 @@ def test_unseen_scenes_are_read(kind):
 @pytest.mark.parametrize("kind", ["pips", "strike", "detrak"])
 def test_cocked_dice_are_flagged(kind):
     """Eight tables of 14 dice, three of them cocked. Issue 5 asks that every cocked die be
-    flagged; the reader does not reach that yet (docs/vision.md: 71-85 % on the benchmark, and
-    a few in a hundred read as a face at 0.9 or more). This holds it to where it is: two thirds
+    flagged; the reader does not reach that yet (docs/vision.md, "Where it stands": 92-95 % on
+    fresh benchmark seeds, a few in a hundred read as a face at 0.9 or more). This holds it to where it is: two thirds
     flagged at least (session 3's classifier flagged half), and at most one in eight read as a
     sure face, whatever the table."""
     flagged = sure = cocked = 0
