@@ -39,18 +39,24 @@ def lost(scenes: list[dict], share: float = 0.5, least: int = 5) -> list[tuple[i
 def readings(paths: list[Path], kind: str | None) -> dict[tuple[str, int], list[dict]]:
     """(kind, seed) -> its scenes' counts, from the files as drawn (not moved, not hinted)."""
     out: dict[tuple[str, int], list[dict]] = {}
-    for path in paths:
-        try:
-            data = json.loads(path.read_text())
-            seed, kinds = int(data["seed"]), data["scenes"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"{path}: expected bench_vision.py --json counts ({e})") from None
-        if data.get("moved") or data.get("hinted"):
-            continue
+    for seed, kinds in drawn_counts(paths, "scenes"):
         for k, scenes in kinds.items():
             if kind in (None, k):
                 out.setdefault((k, seed), scenes)
     return out
+
+
+def drawn_counts(paths: list[Path], key: str):
+    """(seed, the file's `key`: "scenes" or "kinds") of each bench_vision.py --json file read as
+    its seed was drawn: a moved or hinted reading is another set's (bench/pooled_counts.py too)."""
+    for path in paths:
+        try:
+            data = json.loads(path.read_text())
+            seed, part = int(data["seed"]), data[key]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"{path}: expected bench_vision.py --json counts ({e})") from None
+        if not (data.get("moved") or data.get("hinted")):
+            yield seed, part
 
 
 def describe(kind: str, seed: int, index: int) -> str:

@@ -19,7 +19,6 @@ several files is counted once: the first file given that holds it.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 from collections import Counter
@@ -29,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import TIP_BANDS  # noqa: E402
 from compare_trees import figures  # noqa: E402
+from lost_scenes import drawn_counts  # noqa: E402
 
 TARGET_F1 = 0.99
 
@@ -36,13 +36,8 @@ TARGET_F1 = 0.99
 def kind_counts(paths: list[Path], kind: str | None, min_seed: int) -> dict[str, dict[int, dict]]:
     """kind -> seed -> that seed's counts (bench_vision.Tally's), each seed once."""
     out: dict[str, dict[int, dict]] = {}
-    for path in paths:
-        try:
-            data = json.loads(path.read_text())
-            seed, kinds = int(data["seed"]), data["kinds"]
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"{path}: expected bench_vision.py --json counts ({e})") from None
-        if data.get("moved") or data.get("hinted") or seed < min_seed:
+    for seed, kinds in drawn_counts(paths, "kinds"):
+        if seed < min_seed:
             continue
         for k, counts in kinds.items():
             if kind in (None, k):

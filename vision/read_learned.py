@@ -48,7 +48,8 @@ NEARER_KINDS = ("pips", "detrak")
 # ...and whose 4032 px photos are looked at whole when the dice are small there (session 23)
 WHOLE_KINDS = ("pips",)
 # ...and whose nearest look a photo over 2.4 Mpx allows is good from 7 px (rule 178: Détrak's
-# 4032 px photos of 18-26 px dice, 193 errors to 137; no pips or Strike scene took it)
+# 4032 px photos of 18-26 px dice, 193 errors to 137; pips' did not change, and Strike's
+# benchmark has no such photo, though its three such renders gained)
 CAPPED_KINDS = ("detrak",)
 # the dice's side in the detector's one look when their size is known (the watcher's hint, a
 # calibration: the table's live frames), by kind; WANT_PX (15) for the others. 12.5 px is a
