@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import TIP_BANDS  # noqa: E402
-from compare_trees import figures  # noqa: E402
+from compare_trees import figures, summed  # noqa: E402
 from lost_scenes import drawn_counts  # noqa: E402
 
 TARGET_F1 = 0.99
@@ -47,9 +47,7 @@ def kind_counts(paths: list[Path], kind: str | None, min_seed: int) -> dict[str,
 
 def pooled(by_seed: dict[int, dict]) -> dict:
     """One kind's figures over its seeds: the pooled ones, and the seeds' own F1."""
-    total: Counter = Counter()
-    for counts in by_seed.values():
-        total.update({k: v for k, v in counts.items() if isinstance(v, (int, float))})
+    total = Counter(summed(list(by_seed.values())))  # (a band no seed held counts 0)
     each = [figures(c)["f1"] for c in by_seed.values()]
     out = dict(figures(total))
     out.update(

@@ -248,6 +248,7 @@ def test_train_refuses_an_unknown_kind_and_says_which_it_knows(capsys):
             "--slim: expected a share in \\(0, 1\\] of an --init network's channels, got 0.0",
         ),
         (["--slim-whole", "-1"], "--slim-whole: expected a number of convolutions, 0 or more"),
+        (["--slim-whole", "2"], "--slim-whole: expected .* with --slim; got 2 without --slim"),
     ],
 )
 def test_train_refuses_options_it_cannot_keep_before_making_crops(capsys, args, message):

@@ -274,8 +274,11 @@ def main(argv=None) -> int:
             f"--slim: expected a share in (0, 1] of an --init network's channels, got {a.slim}"
             + alone
         )
-    if a.slim_whole < 0:
-        p.error(f"--slim-whole: expected a number of convolutions, 0 or more, got {a.slim_whole}")
+    if a.slim_whole < 0 or (a.slim_whole and a.slim is None):
+        p.error(
+            f"--slim-whole: expected a number of convolutions, 0 or more, with --slim; got"
+            f" {a.slim_whole}" + ("" if a.slim is not None else " without --slim")
+        )
     hard = not a.no_hard
     if hard:
         from .detector import available
