@@ -136,3 +136,31 @@ def test_the_strike_box_seen_as_one_die_from_far_sends_for_a_closer_look(monkeyp
     monkeypatch.setattr(detector, "look", fake_look)
     found = detector.find_dice(np.zeros((3024, 4032, 3), np.uint8))
     assert sorted(f.x for f in found) == [f.x for f in dice]
+
+
+def test_tiny_dice_a_big_photo_hides_in_heaps_are_looked_for_whole(monkeypatch):
+    """Rule 181: a 4032 px photo of 20 px Détrak dice is read at the nearest look the frame
+    allows, 9 px a die; there ten are found, and three in a heap are not. Looked at whole,
+    the heap's three are added; the ten are kept as the first look found them (seen whole,
+    tiny cocked dice read as faces). Dice seen at a good size there, or a kind not capped,
+    take no whole look."""
+    top = detector._most_scale(3024, 4032)
+    lone = [detector.Found(300.0 + 200 * k, 1500, 20, 0.9, 0.05) for k in range(10)]
+    heap = [detector.Found(2500.0 + 21 * k, 2500, 20, 0.9, 0.05) for k in range(3)]
+    side = {"px": 20.0}
+
+    def fake_look(frame, scale, base=None):
+        if scale < 0.3:
+            return []
+        found = lone if scale < 0.6 else [replace(f, x=f.x + 2) for f in lone] + heap
+        return [replace(f, size=side["px"]) for f in found]
+
+    monkeypatch.setattr(detector, "look", fake_look)
+    frame = np.zeros((3024, 4032, 3), np.uint8)
+    found = detector.find_dice(frame, capped=True)
+    assert found[:10] == lone and len(found) == 13
+    assert sorted(f.x for f in found[10:]) == [f.x for f in heap]
+    assert detector.find_dice(frame) == lone  # not capped: no whole look
+    side["px"] = 24.0  # 10.6 px at the capped look: a good size, no whole look
+    assert len(detector.find_dice(frame, capped=True)) == 10
+    assert detector._tiny(lone, top) and not detector._tiny(lone, 1.0)

@@ -49,7 +49,9 @@ NEARER_KINDS = ("pips", "detrak")
 WHOLE_KINDS = ("pips",)
 # ...and whose nearest look a photo over 2.4 Mpx allows is good from 7 px (rule 178: Détrak's
 # 4032 px photos of 18-26 px dice, 193 errors to 137; pips' did not change, and Strike's
-# benchmark has no such photo, though its three such renders gained)
+# benchmark has no such photo, though its three such renders gained); and when the dice are
+# under 10 px even there, the finds a whole look adds off theirs are taken too (rule 181: 133
+# never-read such Détrak scenes, 118 errors to 90, the cocked dice and sure faces the same)
 CAPPED_KINDS = ("detrak",)
 # the dice's side in the detector's one look when their size is known (the watcher's hint, a
 # calibration: the table's live frames), by kind; WANT_PX (15) for the others. 12.5 px is a
