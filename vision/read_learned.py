@@ -48,11 +48,12 @@ NEARER_KINDS = ("pips", "detrak")
 # ...and whose 4032 px photos are looked at whole when the dice are small there (session 23)
 WHOLE_KINDS = ("pips",)
 # ...and whose nearest look a photo over 2.4 Mpx allows is good from 7 px (rule 178: Détrak's
-# 4032 px photos of 18-26 px dice, 193 errors to 137; pips' did not change, and Strike's
-# benchmark has no such photo, though its three such renders gained); and when the dice are
-# under 10 px even there, the finds a whole look adds off theirs are taken too (rule 181: 133
-# never-read such Détrak scenes, 118 errors to 90, the cocked dice and sure faces the same)
-CAPPED_KINDS = ("detrak",)
+# 4032 px photos of 18-26 px dice, 193 errors to 137; pips' did not change); and when the dice
+# are under 10 px even there, the finds a whole look adds off theirs are taken too (rule 181:
+# 133 never-read such Détrak scenes, 118 errors to 90, the cocked dice and sure faces the same).
+# Strike's benchmark has no such photo: 19 oblique renders of them read 18 errors to 17 with
+# both rules (rule 182; 22 taken from above had read the same with rule 178 alone, rule 179)
+CAPPED_KINDS = ("detrak", "strike")
 # the dice's side in the detector's one look when their size is known (the watcher's hint, a
 # calibration: the table's live frames), by kind; WANT_PX (15) for the others. 12.5 px is a
 # cheaper look (0.69 times the input pixels), and read pips' hinted fresh seeds with 190 errors
