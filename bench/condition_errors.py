@@ -14,14 +14,13 @@ errors, which sent that session to the 4032 px photos of tiny dice (rule 181).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lost_scenes import readings  # noqa: E402
+from lost_scenes import counts_parser, readings  # noqa: E402
 
 DIE_PX = (22, 30, 45, 80)  # the dice-size bins' upper ends (issue 5: 18-150 px)
 TILT = (10, 15)  # the camera's degrees off vertical: above the table, a little, oblique photos
@@ -72,21 +71,23 @@ def lines(kind: str, t: dict[str, dict[str, list[int]]]) -> list[str]:
     return out
 
 
-def main(argv=None) -> int:
+def scenes_by_kind(paths: list[Path], kind: str | None, min_seed: int) -> dict[str, list]:
+    """kind -> (counts, conditions) of each scene of the seeds from `min_seed` on, its
+    conditions drawn again from its seed."""
     from vision.synth.conditions import benchmark_conditions
 
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("counts", type=Path, nargs="+", help="bench_vision.py --json files")
-    p.add_argument("--kind", default=None)
-    p.add_argument("--min-seed", type=int, default=11, help="leave out the tuned seeds below it")
-    a = p.parse_args(argv)
-    by_kind: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
-    for (kind, seed), scenes in sorted(readings(a.counts, a.kind).items()):
-        if seed >= a.min_seed:
-            conds = benchmark_conditions(kind, len(scenes), seed)
-            by_kind[kind] += list(zip(scenes, conds, strict=True))
+    out: dict[str, list[tuple[dict, dict]]] = defaultdict(list)
+    for (k, seed), scenes in sorted(readings(paths, kind).items()):
+        if seed >= min_seed:
+            out[k] += list(zip(scenes, benchmark_conditions(k, len(scenes), seed), strict=True))
+    return out
+
+
+def main(argv=None) -> int:
+    a = counts_parser(__doc__, min_seed=11).parse_args(argv)
+    by_kind = scenes_by_kind(a.counts, a.kind, a.min_seed)
     if not by_kind:
-        p.error(f"no seed of {a.min_seed} or more in the counts given")
+        raise SystemExit(f"no seed of {a.min_seed} or more in the counts given")
     for kind, scenes in sorted(by_kind.items()):
         print("\n".join(lines(kind, tally(scenes))))
     return 0

@@ -73,10 +73,21 @@ def describe(kind: str, seed: int, index: int) -> str:
     return ", ".join(parts)
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+def counts_parser(doc: str, min_seed: int | None = None) -> argparse.ArgumentParser:
+    """The command line the counts tools share (this one, pooled_counts.py, condition_errors.py):
+    the counts files, one kind or all, and, given a default, --min-seed."""
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("counts", type=Path, nargs="+", help="bench_vision.py --json files")
     p.add_argument("--kind", default=None)
+    if min_seed is not None:
+        p.add_argument(
+            "--min-seed", type=int, default=min_seed, help="leave out the seeds below (0-10: tuned)"
+        )
+    return p
+
+
+def main(argv=None) -> int:
+    p = counts_parser(__doc__)
     p.add_argument("--share", type=float, default=0.5, help="share of flat dice lost, at least")
     p.add_argument("--least", type=int, default=5, help="flat dice in the scene, at least")
     a = p.parse_args(argv)

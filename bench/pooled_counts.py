@@ -18,7 +18,6 @@ several files is counted once: the first file given that holds it.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from collections import Counter
@@ -28,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_vision import TIP_BANDS  # noqa: E402
 from compare_trees import figures, summed  # noqa: E402
-from lost_scenes import drawn_counts  # noqa: E402
+from lost_scenes import counts_parser, drawn_counts  # noqa: E402
 
 TARGET_F1 = 0.99
 
@@ -85,11 +84,7 @@ def lines(kind: str, f: dict) -> list[str]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("counts", type=Path, nargs="+", help="bench_vision.py --json files")
-    p.add_argument("--kind", default=None)
-    p.add_argument("--min-seed", type=int, default=0, help="leave out the seeds below this one")
-    a = p.parse_args(argv)
+    a = counts_parser(__doc__, min_seed=0).parse_args(argv)
     found = kind_counts(a.counts, a.kind, a.min_seed)
     if not found:
         print("no unmoved, unhinted counts of those kinds and seeds in the files given")
