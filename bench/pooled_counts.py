@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import TIP_BANDS  # noqa: E402
+from bench_vision import TIP_BANDS, f1_in_range  # noqa: E402
 from compare_trees import figures, summed  # noqa: E402
 from lost_scenes import counts_parser, drawn_counts  # noqa: E402
 
@@ -57,6 +57,10 @@ def pooled(by_seed: dict[int, dict]) -> dict:
         seeds_at_target=sum(f >= TARGET_F1 for f in each),
         sure=(total["sure_right"], total["sure_total"]),
         bands={b: (total[f"cocked {b} flagged"], total[f"cocked {b}"]) for b in TIP_BANDS},
+        # (only when every seed counted its dice outside issue 5's sizes: since session 62)
+        f1_in_range=f1_in_range(total)
+        if all("tp outside" in c for c in by_seed.values())
+        else None,
     )
     return out
 
@@ -76,6 +80,8 @@ def lines(kind: str, f: dict) -> list[str]:
         + ", ".join(f"{b}: {_share(*f['bands'][b])}" for b in TIP_BANDS),
         f"  faces at 0.9 or more right {_share(*f['sure'])}",
     ]
+    if f["f1_in_range"] is not None:
+        out.insert(2, f"  face F1 over the dice of 18-150 px alone {f['f1_in_range']:.4f} pooled")
     if f["of_arena"]:
         out.append(
             f"  in / out of the arena right {_share(f['of_arena'] - f['arena_wrong'], f['of_arena'])}"

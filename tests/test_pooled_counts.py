@@ -86,3 +86,12 @@ def test_files_that_are_not_counts_are_refused_with_what_was_expected(tmp_path, 
     empty = _file(tmp_path, "a.json", 2, {"pips": _counts(1, 0, 0)})
     assert main([str(empty), "--min-seed", "5"]) == 1
     assert "no unmoved, unhinted counts" in capsys.readouterr().out
+
+
+def test_f1_over_issue_5_s_sizes_is_pooled_only_from_seeds_that_counted_it():
+    old = _counts(90, 5, 5)
+    new = {**_counts(90, 5, 5), "tp outside": 0, "fp outside": 3, "fn outside": 5}
+    assert pooled({1: new, 2: old})["f1_in_range"] is None
+    f = pooled({1: new, 2: dict(new)})
+    assert f["f1_in_range"] == pytest.approx(2 * 180 / (2 * 180 + 4 + 0))
+    assert "18-150 px alone 0.9890" in "\n".join(lines("pips", f))
