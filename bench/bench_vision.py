@@ -8,6 +8,8 @@ and prints, against the exact truth of the renderer:
 - face F1 over flat dice: a flat die read with its true face is a true positive; a flat die missed,
   unread or misread is a false negative; a face reported where there is no such flat die (misread,
   or a die that is not there, or a face on a cocked die) is a false positive;
+- the same F1 over the dice of issue 5's 18-150 px alone (ISSUE_PX): the truth dice outside it
+  left out with the faces read on them (oblique photos draw their far dice smaller);
 - cocked recall: the share of cocked dice reported cocked;
 - in/out accuracy: the share of dice found whose in_arena is right (scenes with an arena);
 - confidence: the share of faces reported with confidence >= 0.9 that are right, and the share of
