@@ -82,7 +82,8 @@ def match(dice, truth) -> dict[int, int]:
 
 class Tally:
     def __init__(self) -> None:
-        self.c = Counter({f"{k} outside": 0 for k in F1_KEYS})  # (older counts lack them)
+        # (the "outside" keys at 0 too: pooled_counts.py tells these counts from older ones by them)
+        self.c = Counter({f"{k} outside": 0 for k in F1_KEYS})
         self.bad_conditions = Counter()
         self.conditions = Counter()
         self.each: list[dict] = []
