@@ -200,3 +200,22 @@ def test_a_render_in_the_background_yields_the_cpu_without_renicing_its_shell():
     if group == "True":
         assert auto_nice == "19"
     assert (mine.read_text() if mine.exists() else "") == before
+
+
+def test_a_set_of_big_photos_of_small_dice_renders_only_those(tmp_path, monkeypatch):
+    """`render --frame 4032x3024 --max-die 26`: only the scenes drawn so are rendered (oblique
+    Strike seed 4403: of 44-46, scene 45 alone, a 4032 px photo of 25 px dice); without a
+    filter, every scene."""
+    from vision.photoreal import render
+
+    done = []
+    monkeypatch.setattr(render.shutil, "which", lambda name: name)
+    monkeypatch.setattr(render, "render_one", lambda kind, seed, i, *rest: done.append(i))
+    args = ["--kind", "strike", "--seed", "4403", "--first", "44", "--n", "3", "--oblique"]
+    assert (
+        render.main([*args, "--out", str(tmp_path), "--frame", "4032x3024", "--max-die", "26"]) == 0
+    )
+    assert done == [45]
+    done.clear()
+    assert render.main([*args, "--out", str(tmp_path)]) == 0
+    assert done == [44, 45, 46]

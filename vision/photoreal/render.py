@@ -141,6 +141,27 @@ def behind_other_work() -> bool:
     return True
 
 
+def wanted(
+    kind: str,
+    seed: int,
+    index: int,
+    drawn: tuple[bool, bool],
+    frame: str | None,
+    max_die: float | None,
+) -> bool:
+    """Whether scene `index` is drawn with `frame` (WxH) and dice of `max_die` px or less, each
+    when asked; `drawn`: (leaning, oblique), as the scene is drawn. A set of one kind of photo
+    is rendered without rendering the rest: a 4032 px photo of small dice is about one scene in
+    30, and the gates of rules 179 and 182 needed twenty of them (sessions 61-62). The spec is
+    drawn to be judged, its textures thrown away."""
+    if frame is None and max_die is None:
+        return True
+    with tempfile.TemporaryDirectory(prefix="arbitre-photoreal-") as tmp:
+        cond = draw_spec(kind, seed, index, Path(tmp), *drawn)["conditions"]
+    size = "x".join(str(v) for v in cond["frame"])
+    return (frame is None or size == frame) and (max_die is None or cond["die_size"] <= max_die)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--kind", choices=("pips", "strike", "detrak"), required=True)
@@ -158,6 +179,17 @@ def main(argv: list[str] | None = None) -> int:
         "--oblique",
         action="store_true",
         help="every camera 15-35° off vertical (spec._camera): training sets of oblique photos",
+    )
+    p.add_argument(
+        "--frame",
+        default=None,
+        help="only the scenes drawn with this frame, WxH (4032x3024: the big photos)",
+    )
+    p.add_argument(
+        "--max-die",
+        type=float,
+        default=None,
+        help="only the scenes whose drawn die size is at most this many px (small dice)",
     )
     p.add_argument(
         "--cameras",
@@ -181,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
     for i in range(args.first, args.first + args.n):
+        drawn = (args.leaning, args.oblique)
+        if not wanted(args.kind, args.seed, i, drawn, args.frame, args.max_die):
+            continue
         path = render_one(
             args.kind, args.seed, i, args.out, args.blender, args.leaning, args.oblique
         )
