@@ -26,7 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import SURE  # noqa: E402
+from scoring import SURE  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.synth.conditions import benchmark_conditions  # noqa: E402

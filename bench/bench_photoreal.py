@@ -24,7 +24,8 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import Tally, add_json_option  # noqa: E402
+from bench_vision import add_json_option  # noqa: E402
+from scoring import Tally  # noqa: E402
 
 from vision import draw_overlay, read  # noqa: E402
 from vision.photoreal.truth import read_scene, scene_paths  # noqa: E402

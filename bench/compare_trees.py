@@ -39,7 +39,7 @@ TREES = ("committed", "candidate")
 
 
 def figures(c: dict) -> dict:
-    """The rule figures of one kind's counts (bench_vision.Tally's)."""
+    """The rule figures of one kind's counts (scoring.Tally's)."""
     tp, fp, fn = c.get("tp", 0), c.get("fp", 0), c.get("fn", 0)
     return {
         "errors": fp + fn,
@@ -65,7 +65,7 @@ def sign_test(wins: int, losses: int) -> float:
 
 def paired(committed: list[dict], candidate: list[dict]) -> dict[str, tuple[int, int, float]]:
     """Per figure, the scenes the candidate reads better, worse, and the sign test's p: the two
-    trees' per-scene counts of one set (bench_vision.Tally.each), scene for scene."""
+    trees' per-scene counts of one set (scoring.Tally.each), scene for scene."""
     if len(committed) != len(candidate):
         raise ValueError(f"the trees read {len(committed)} and {len(candidate)} scenes: not a pair")
     gains = {

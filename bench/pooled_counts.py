@@ -25,15 +25,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import TIP_BANDS, f1_in_range  # noqa: E402
 from compare_trees import figures, summed  # noqa: E402
 from lost_scenes import counts_parser, drawn_counts  # noqa: E402
+from scoring import TIP_BANDS, f1_in_range  # noqa: E402
 
 TARGET_F1 = 0.99
 
 
 def kind_counts(paths: list[Path], kind: str | None, min_seed: int) -> dict[str, dict[int, dict]]:
-    """kind -> seed -> that seed's counts (bench_vision.Tally's), each seed once."""
+    """kind -> seed -> that seed's counts (scoring.Tally's), each seed once."""
     out: dict[str, dict[int, dict]] = {}
     for seed, kinds in drawn_counts(paths, "kinds"):
         if seed < min_seed:

@@ -25,7 +25,7 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import SURE, match  # noqa: E402
+from scoring import SURE, match  # noqa: E402
 from vision_errors import errors_of, near, scenes  # noqa: E402
 
 from vision.synth.scene import KINDS  # noqa: E402

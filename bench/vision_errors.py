@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_photoreal import load, without_left_out  # noqa: E402
-from bench_vision import match  # noqa: E402
+from scoring import match  # noqa: E402
 
 from vision import read, read_learned  # noqa: E402
 from vision.find_report import flat  # noqa: E402

@@ -13,7 +13,7 @@ from pooled_counts import kind_counts, lines, main, pooled  # noqa: E402
 
 
 def _counts(tp, fp, fn, cocked=(0, 0), low=(0, 0), arena=(0, 0), sure=(0, 0), scenes=1) -> dict:
-    """A kind's counts as bench_vision.Tally writes them; `low`: the dice tipped 25-35°."""
+    """A kind's counts as scoring.Tally writes them; `low`: the dice tipped 25-35°."""
     return {
         "tp": tp,
         "fp": fp,

@@ -69,10 +69,10 @@ def test_unseen_scenes_are_read(kind):
 @pytest.mark.parametrize("kind", ["pips", "strike", "detrak"])
 def test_cocked_dice_are_flagged(kind):
     """Eight tables of 14 dice, three of them cocked. Issue 5 asks that every cocked die be
-    flagged; the reader does not reach that yet (docs/vision.md, "Where it stands": 92-95 % on
-    fresh benchmark seeds, a few in a hundred read as a face at 0.9 or more). This holds it to where it is: two thirds
-    flagged at least (session 3's classifier flagged half), and at most one in eight read as a
-    sure face, whatever the table."""
+    flagged; the reader does not reach that yet (docs/vision.md, "Where it stands": 92-96 % on
+    fresh benchmark seeds, a few in a hundred read as a face at 0.9 or more). This holds it to
+    where it is: two thirds flagged at least (session 3's classifier flagged half), and at most
+    one in eight read as a sure face, whatever the table."""
     flagged = sure = cocked = 0
     tables = _tables(
         kind, 4242, 8, 14, 3, (0.0, 3.0, 6.0, 9.0), ("felt", "wood", "foam", "grey_card")

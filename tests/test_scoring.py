@@ -1,4 +1,4 @@
-"""bench/bench_vision.py's Tally: face F1 over issue 5's dice sizes alone, beside F1 over all."""
+"""bench/scoring.py's Tally: face F1 over issue 5's dice sizes alone, beside F1 over all."""
 
 import sys
 from pathlib import Path
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_vision import Tally, f1_in_range  # noqa: E402
+from scoring import Tally, f1_in_range  # noqa: E402
 
 
 def _truth(x, size, face="circle", cocked=False):
