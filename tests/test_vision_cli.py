@@ -100,6 +100,31 @@ def test_calibrate_saves_arena_and_size_for_read(tmp_path):
     assert code == 0 and json.loads(out)["arena"] == saved["arena"]
 
 
+def test_calibrate_warns_when_the_camera_shows_the_dice_too_small(tmp_path):
+    """An empty Strike box seen far (its oval 240 px long): dice of about 15 px, under the 18
+    the reader is sure from. The calibration is saved, and the maker is told why and what to do,
+    in French unless the config says English."""
+    frame = tmp_path / "far.png"
+    cv2.imwrite(str(frame), table(shape=(480, 640), seed=3, arena=((320, 240), (240, 160), 0)))
+    code, out, err = _cli("calibrate", str(frame), "--out", str(tmp_path / "c.json"))
+    said = json.loads(out)
+    assert code == 0 and said["die_size"] < 18 and (tmp_path / "c.json").exists()
+    assert "rapprochez la caméra" in err and said["warning"] in err
+    config = tmp_path / "arbitre.toml"
+    config.write_text('language = "en"\n')
+    code, out, err = _cli(
+        "calibrate", str(frame), "--out", str(tmp_path / "c.json"), "--config", str(config)
+    )
+    assert code == 0 and "bring the camera closer" in err
+
+
+def test_calibrate_says_nothing_more_of_dice_big_enough(tmp_path):
+    frame = tmp_path / "near.png"
+    _strike_frame(frame, [(300, 240)])
+    code, out, err = _cli("calibrate", str(frame), "--out", str(tmp_path / "c.json"))
+    assert code == 0 and err == "" and "warning" not in json.loads(out)
+
+
 def test_calibrate_refuses_a_frame_with_nothing_in_it(tmp_path):
     frame = tmp_path / "plain.png"
     cv2.imwrite(str(frame), table(seed=4))
