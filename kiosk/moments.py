@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.core import Game, State
+from kiosk.controllers.decision import asked
 
 # Record fields nobody but the acting seat (and the PIN holder) may read.
 SECRET_FIELDS = {"stack": ("cards",), "setup": ("squares",)}
@@ -40,11 +41,16 @@ class Check:
             "id": self.id,
             "line": self.line,
             "reasons": self.reasons,
-            "dice": self.dice,
+            "dice": marked(self.dice),
             "frame": self.frame is not None,
             "kind": self.kind,
             "faces": FACES.get(self.kind or "", FACES["pips"]),
         }
+
+
+def marked(dice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The dice as the pages get them: each with "doubt", whether the table asks about it."""
+    return [{**d, "doubt": asked(d)} for d in dice]
 
 
 @dataclass(frozen=True)

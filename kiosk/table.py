@@ -56,6 +56,7 @@ from kiosk.moments import (
     counts,
     guess_kind,
     line_from_dice,
+    marked,
     render,
     view_for,
 )
@@ -413,7 +414,7 @@ class Table:
             history_total=len(self._entries),
             last_undoable=bool(self._actions) and self._actions[-1].undoable,
             check=self.pending.public() if self.pending else None,
-            frame={"n": frame.n, "dice": frame.dice, "at": frame.at} if frame else None,
+            frame={"n": frame.n, "dice": marked(frame.dice), "at": frame.at} if frame else None,
             camera=self._camera_name,
             notices=list(self._notices),
         )

@@ -120,6 +120,21 @@ def test_propose_fix_confirm_records_only_the_checked_reading(table) -> None:
     assert table.pending is None and table.state.view()["sum"] == 7 and table.seq == 1
 
 
+def test_the_dice_asked_about_are_marked_for_the_pages(table) -> None:
+    """The pages draw red the dice the table asks about: cocked, unread, or under CONFIDENT
+    (0.9), as the server decides, so a die read at 0.85 is marked too; a die fixed by a tap is
+    no longer marked. The live frame's dice are marked the same way."""
+    unsure = {**DICE[0], "x": 120, "confidence": 0.85}
+    check = table.propose({"act": "roll", "dice": [4, None, 4]}, ["cocked"], None, DICE + [unsure])
+    shown = table.snapshot()["check"]["dice"]
+    assert [d["doubt"] for d in shown] == [False, True, False, True]
+    assert "doubt" not in check.dice[0]  # the reading itself is kept as read
+    table.fix_die(check.id, 3, 5)
+    assert [d["doubt"] for d in table.snapshot()["check"]["dice"]] == [False, True, False, False]
+    table.set_frame(b"\xff\xd8jpeg", [unsure, DICE[0]])
+    assert [d["doubt"] for d in table.snapshot()["frame"]["dice"]] == [True, False]
+
+
 def test_reroll_closes_the_check_without_recording(table) -> None:
     check = table.propose({"act": "roll", "dice": [4, None]}, ["cocked"], None, DICE)
     table.reroll(check.id)

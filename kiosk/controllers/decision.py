@@ -70,11 +70,23 @@ def reroll(dice: list[dict[str, Any]]) -> Decision:
     return Decision("reroll", None, ("cocked",), dice)
 
 
+def asked(die: dict[str, Any]) -> bool:
+    """Whether the table cannot take this die as read: cocked, unread, or under CONFIDENT. The
+    pages mark such dice from this (a "doubt" key), so the die a question is about is the one
+    shown red: a page keeping its own line (0.8 until session 63) left dice read at 0.8-0.9
+    asked about and not marked."""
+    return bool(die.get("cocked")) or die.get("face") is None or _unsure(die)
+
+
+def _unsure(die: dict[str, Any]) -> bool:
+    return float(die.get("confidence", 0.0)) < CONFIDENT
+
+
 def doubts(dice: list[dict[str, Any]]) -> list[str]:
     """Why a set of read dice cannot go to the record unconfirmed (empty when sure)."""
     reasons = []
     if any(d.get("face") is None and not d.get("cocked") for d in dice):
         reasons.append("unreadable")
-    if any(float(d.get("confidence", 0.0)) < CONFIDENT for d in dice):
+    if any(_unsure(d) for d in dice):
         reasons.append("low_confidence")
     return reasons

@@ -111,7 +111,7 @@ G.check = function (snap) {
   }
   const dice = K.el("div", { class: "check-dice" });
   check.dice.forEach((d, i) => {
-    const doubtful = d.cocked || d.face === null || (d.confidence !== undefined && d.confidence < 0.8);
+    const doubtful = d.doubt;  // the server's: the dice the table asks about (decision.asked)
     dice.append(K.el("button", { class: "face" + (doubtful ? " doubt" : "") + (d.in_arena === false ? " outside" : ""),
       onclick: () => choose(i) }, G.die(d.face, 64)));
   });
@@ -128,7 +128,7 @@ G.overlay = function (dice, width, height, onTap) {
   const s = K.svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "overlay", preserveAspectRatio: "none" });
   dice.forEach((d, i) => {
     const size = d.size || 40;
-    const doubtful = d.cocked || d.face === null || (d.confidence !== undefined && d.confidence < 0.8);
+    const doubtful = d.doubt;
     const colour = doubtful ? "#ff3030" : d.in_arena === false ? "#999" : "#30ff60";
     const g = K.svg("g", { class: "reading", onclick: onTap ? () => onTap(i) : null });
     g.append(K.svg("rect", { x: d.x - size * 0.7, y: d.y - size * 0.7, width: size * 1.4, height: size * 1.4,
