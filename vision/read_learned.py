@@ -18,6 +18,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.find_report import (
+    asked_when_small,
     face_columns,
     one_per_die,
     report,
@@ -123,7 +124,8 @@ def learned_dice(
         out.append(replace(die, confidence=min(die.confidence, ASKED)) if i in moved else die)
         odds.append(row[cocked])
         best.append(names[faces[int(row[faces].argmax())]])
-    return one_per_die(ask_off_law(frame, out, odds, kind, best))
+    dice = one_per_die(ask_off_law(frame, out, odds, kind, best))
+    return dice if die_size else asked_when_small(dice)
 
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
