@@ -58,9 +58,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _small_dice(die_size: float | None, config_path: str | None) -> str | None:
     """What a maker should hear when the camera shows the dice under the least size the reader
-    is sure of (issue 5's least die, 18 px; such faces read at 0.9 were right about 97 % of the
-    time in photos, not 99 %: session 63): the table still runs, but it will misread more,
-    and the fix is the camera, not the players."""
+    is sure of (issue 5's least die, 18 px; such faces read at 0.9 were right 97.7-98.5 % of the
+    time in photos, not 99 %: rule 183, session 63): the table still runs, but it will misread
+    more, and the fix is the camera, not the players."""
     from vision.learned.detector import SMALLEST as SMALL_PX
 
     if die_size is None or die_size >= SMALL_PX:
