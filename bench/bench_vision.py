@@ -166,6 +166,7 @@ def fit_confidence(
     18-30 degrees, read as a face in 20 frames in a row), so its errors are not independent,
     and alone it kept Strike under 0.9."""
     confidence._TABLES = {}  # read raw scores
+    find_report.SMALL_PX = 0.0  # ...all of them: rule 183 caps the fitted confidences, after
     tables = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     for kind in kinds:
         key = find_report.table_key(kind) if read_learned.enabled(kind) else kind
