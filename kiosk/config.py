@@ -72,6 +72,14 @@ class Config:
     def data_path(self) -> Path:
         return Path(self.data_dir).expanduser()
 
+    @property
+    def calibration_path(self) -> Path:
+        """Where `arbitre calibrate` saves and `arbitre run` and `arbitre doctor` look: one
+        answer, "~" expanded (run once looked for "~/…" as written, and read no calibration)."""
+        if self.calibration:
+            return Path(self.calibration).expanduser()
+        return self.data_path / "calibration.json"
+
 
 def find_config_file() -> Path | None:
     """The config file to use when none is named: $ARBITRE_CONFIG, else

@@ -167,3 +167,35 @@ def test_a_garbled_network_file_is_reported_not_raised(tmp_path):
     (tmp_path / "faces.onnx").write_bytes(data[:5000] + b"\xff\xff\xff")
     check = doctor.check_vision(tmp_path)
     assert check.status == "fail" and "cannot read faces.onnx" in check.en
+
+
+def test_the_calibration_run_will_read_is_checked(tmp_path, capsys):
+    """None yet: said, with the command that makes one; dice under 18 px: said, with the fix;
+    a garbled file (which `arbitre run` would silently read without): a failure."""
+    config = write_config(tmp_path, 'serial_port = "none"\ncamera = "usb:0"\n')
+    cal = tmp_path / "calibration.json"
+    check = lambda: doctor.check_calibration(load_config(config))  # noqa: E731
+    assert check().status == "info" and "arbitre calibrate" in check().fr
+    cal.write_text('{"version": 1, "frame_size": [1280, 960], "arena": null, "die_size": 31.0}')
+    assert check().status == "ok" and check().en == "1280x960, dice 31 px"
+    cal.write_text('{"version": 1, "frame_size": [1280, 960], "arena": null, "die_size": 14.6}')
+    assert check().status == "info" and "rapprochez la caméra" in check().fr
+    cal.write_text("{not json")
+    assert check().status == "fail" and "calibration.json" in check().en
+    assert main(["doctor", "--config", config, "--lang", "en"]) == 1
+    assert "✘ calibration" in capsys.readouterr().out
+
+
+def test_a_calibration_path_with_a_tilde_is_one_path_for_every_command(tmp_path, monkeypatch):
+    """`arbitre calibrate` wrote "~/…" expanded and `arbitre run` looked for it as written."""
+    from kiosk.commands import run
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    config = load_config(write_config(tmp_path, 'calibration = "~/cal.json"\n'))
+    assert config.calibration_path == tmp_path / "cal.json"
+    (tmp_path / "cal.json").write_text(
+        '{"version": 1, "frame_size": [640, 480], "arena": null, "die_size": 25.0}'
+    )
+    from vision import load_calibration
+
+    assert run._calibration(config, load_calibration).die_size == 25.0

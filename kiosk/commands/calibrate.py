@@ -88,7 +88,4 @@ def _language(config_path: str | None) -> str:
 def _default_path(config_path: str | None) -> Path:
     from kiosk.config import load_config
 
-    config = load_config(config_path)
-    if config.calibration:
-        return Path(config.calibration).expanduser()
-    return config.data_path / "calibration.json"
+    return load_config(config_path).calibration_path

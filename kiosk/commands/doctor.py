@@ -30,6 +30,7 @@ TITLES = {
     "serial": ("liaison série", "serial link"),
     "disk": ("disque", "disk"),
     "vision": ("vision", "vision"),
+    "calibration": ("calibration", "calibration"),
 }
 MIN_FREE_MB = 200
 # Video nodes of the Pi's own codecs and ISP: not cameras.
@@ -87,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         check_serial(config, args.probe_timeout),
         check_disk(config.data_path),
         check_vision(),
+        check_calibration(config),
     ]
     lang = args.lang or config.language
     if args.json:
@@ -319,6 +321,33 @@ def check_disk(path: Path, min_free_mb: int = MIN_FREE_MB) -> Check:
 
 
 # -- vision -------------------------------------------------------------------------------------
+def check_calibration(config: Any) -> Check:
+    """The calibration `arbitre run` will read: `run` reads on without one it cannot read (the
+    arena is then looked for), so a maker learns here, not from a table reading worse. Dice
+    under 18 px are read less surely (rule 183): said, not failed."""
+    from vision.calibration import load
+    from vision.learned.detector import SMALLEST
+
+    path = config.calibration_path
+    if not path.exists():
+        sim = config.camera.startswith("sim")
+        fr = "aucune (table simulée)" if sim else f"aucune ({path}) : lancez arbitre calibrate"
+        en = "none (simulated table)" if sim else f"none ({path}): run arbitre calibrate"
+        return Check("calibration", INFO, fr, en)
+    try:
+        cal = load(path)
+    except (OSError, ValueError) as err:
+        return Check("calibration", FAIL, f"illisible : {err}", f"unreadable: {err}")
+    (w, h), size = cal.frame_size, cal.die_size
+    seen = f"{size:.0f} px" if size else "?"
+    fr, en = f"{w}x{h}, dés de {seen}", f"{w}x{h}, dice {seen}"
+    if size and size < SMALLEST:
+        fr += f" : moins de {SMALLEST:.0f} px, rapprochez la caméra"
+        en += f": under {SMALLEST:.0f} px, bring the camera closer"
+        return Check("calibration", INFO, fr, en)
+    return Check("calibration", OK, fr, en)
+
+
 def check_vision(models: Path | None = None, read: Any = None) -> Check:
     """Whether this machine's OpenCV loads every dice network: a Pi takes Raspberry Pi OS's own
     OpenCV (4.6 on Bookworm), and a network it cannot load would stop the table at its first

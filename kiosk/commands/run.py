@@ -81,9 +81,8 @@ def _start_camera(table, config):
 
 
 def _calibration(config, load):
-    path = config.calibration or config.data_path / "calibration.json"
     try:
-        return load(path)
+        return load(config.calibration_path)
     except (OSError, ValueError):
         return None  # --arena auto works without it
 
