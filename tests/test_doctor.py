@@ -186,8 +186,11 @@ def test_the_calibration_run_will_read_is_checked(tmp_path, capsys):
     assert "✘ calibration" in capsys.readouterr().out
 
 
-def test_a_calibration_path_with_a_tilde_is_one_path_for_every_command(tmp_path, monkeypatch):
-    """`arbitre calibrate` wrote "~/…" expanded and `arbitre run` looked for it as written."""
+def test_a_calibration_path_with_a_tilde_is_one_path_for_every_command(
+    tmp_path, monkeypatch, caplog
+):
+    """`arbitre calibrate` wrote "~/…" expanded and `arbitre run` looked for it as written; a
+    file `run` cannot read is read without, and said in the log."""
     from kiosk.commands import run
 
     monkeypatch.setenv("HOME", str(tmp_path))
@@ -199,3 +202,7 @@ def test_a_calibration_path_with_a_tilde_is_one_path_for_every_command(tmp_path,
     from vision import load_calibration
 
     assert run._calibration(config, load_calibration).die_size == 25.0
+    (tmp_path / "cal.json").write_text("{not json")
+    with caplog.at_level("WARNING"):
+        assert run._calibration(config, load_calibration) is None
+    assert "calibration not read" in caplog.text and "cal.json" in caplog.text

@@ -83,8 +83,11 @@ def _start_camera(table, config):
 def _calibration(config, load):
     try:
         return load(config.calibration_path)
-    except (OSError, ValueError):
-        return None  # --arena auto works without it
+    except FileNotFoundError:
+        return None  # not calibrated: --arena auto works without it
+    except (OSError, ValueError) as err:  # said in the log and by `arbitre doctor`
+        logging.getLogger("arbitre.run").warning("calibration not read, reading without: %s", err)
+        return None
 
 
 def _start_signals(table, config):
