@@ -57,6 +57,10 @@ def pooled(by_seed: dict[int, dict]) -> dict:
         seeds_at_target=sum(f >= TARGET_F1 for f in each),
         sure=(total["sure_right"], total["sure_total"]),
         bands={b: (total[f"cocked {b} flagged"], total[f"cocked {b}"]) for b in TIP_BANDS},
+        # (a cocked die read as a face at 0.9 or more goes into a record unasked: since session 63)
+        unasked=(total["cocked_unasked"], total["cocked"])
+        if all("cocked_unasked" in c for c in by_seed.values())
+        else None,
         # (only when every seed counted its dice outside issue 5's sizes: since session 62)
         f1_in_range=f1_in_range(total)
         if all("tp outside" in c for c in by_seed.values())
@@ -76,12 +80,16 @@ def lines(kind: str, f: dict) -> list[str]:
         f"  face F1 {f['f1']:.4f} pooled; seeds' own: median {f['f1_median']:.4f}, "
         f"{f['f1_range'][0]:.4f}-{f['f1_range'][1]:.4f}, {f['seeds_at_target']} of {len(seeds)}"
         f" at {TARGET_F1} or more; {f['errors']} errors",
-        f"  cocked dice flagged {_share(f['cocked'], f['of_cocked'])}; tipped "
-        + ", ".join(f"{b}: {_share(*f['bands'][b])}" for b in TIP_BANDS),
-        f"  faces at 0.9 or more right {_share(*f['sure'])}",
     ]
     if f["f1_in_range"] is not None:
-        out.insert(2, f"  face F1 over the dice of 18-150 px alone {f['f1_in_range']:.4f} pooled")
+        out.append(f"  face F1 over the dice of 18-150 px alone {f['f1_in_range']:.4f} pooled")
+    out.append(
+        f"  cocked dice flagged {_share(f['cocked'], f['of_cocked'])}; tipped "
+        + ", ".join(f"{b}: {_share(*f['bands'][b])}" for b in TIP_BANDS)
+    )
+    if f["unasked"] is not None:
+        out.append(f"  cocked dice read as faces at 0.9 or more {_share(*f['unasked'])}")
+    out.append(f"  faces at 0.9 or more right {_share(*f['sure'])}")
     if f["of_arena"]:
         out.append(
             f"  in / out of the arena right {_share(f['of_arena'] - f['arena_wrong'], f['of_arena'])}"

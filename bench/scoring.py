@@ -47,8 +47,9 @@ def match(dice, truth) -> dict[int, int]:
 
 class Tally:
     def __init__(self) -> None:
-        # (the "outside" keys at 0 too: pooled_counts.py tells these counts from older ones by them)
-        self.c = Counter({f"{k} outside": 0 for k in F1_KEYS})
+        # (the "outside" keys and "cocked_unasked" at 0 too: pooled_counts.py tells these counts
+        # from older ones by them)
+        self.c = Counter({f"{k} outside": 0 for k in F1_KEYS} | {"cocked_unasked": 0})
         self.bad_conditions = Counter()
         self.conditions = Counter()
         self.each: list[dict] = []
@@ -73,6 +74,7 @@ class Tally:
                 if d is not None and d.face is not None:
                     c["fp"] += 1
                     c["sure_total"] += d.confidence >= SURE
+                    c["cocked_unasked"] += d.confidence >= SURE  # recorded without a question
             else:
                 c["flat"] += 1
                 right = d is not None and d.face == t.face and not d.cocked
@@ -123,6 +125,7 @@ class Tally:
         print(f"   cocked flagged             {_ratio(c['cocked_flagged'], c['cocked'])}")
         bands = (f"{b}: {c[f'cocked {b} flagged']}/{c[f'cocked {b}']}" for b in TIP_BANDS)
         print(f"   ...by tip                  {', '.join(bands)}")
+        print(f"   ...read as sure faces      {_ratio(c['cocked_unasked'], c['cocked'])}")
         print(f"   in/out of arena right      {_ratio(c['arena_ok'], c['arena_n'])}")
         print(f"   faces at conf>=0.9 right   {_ratio(c['sure_right'], c['sure_total'])}")
         print(f"   flat dice read sure+right  {_ratio(c['sure_right'], c['flat'])}")

@@ -95,3 +95,13 @@ def test_f1_over_issue_5_s_sizes_is_pooled_only_from_seeds_that_counted_it():
     f = pooled({1: new, 2: dict(new)})
     assert f["f1_in_range"] == pytest.approx(2 * 180 / (2 * 180 + 4 + 0))
     assert "18-150 px alone 0.9890" in "\n".join(lines("pips", f))
+
+
+def test_cocked_dice_read_as_sure_faces_are_pooled_only_from_seeds_that_counted_them():
+    old = _counts(90, 5, 5, cocked=(8, 10))
+    new = {**old, "cocked_unasked": 1}
+    assert pooled({1: new, 2: old})["unasked"] is None
+    assert "read as faces at 0.9" not in "\n".join(lines("pips", pooled({1: new, 2: old})))
+    f = pooled({1: new, 2: {**old, "cocked_unasked": 2}})
+    assert f["unasked"] == (3, 20)
+    assert "cocked dice read as faces at 0.9 or more 3 / 20 (0.1500)" in "\n".join(lines("pips", f))
