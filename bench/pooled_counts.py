@@ -47,6 +47,10 @@ def kind_counts(paths: list[Path], kind: str | None, min_seed: int) -> dict[str,
 def pooled(by_seed: dict[int, dict]) -> dict:
     """One kind's figures over its seeds: the pooled ones, and the seeds' own F1."""
     total = Counter(summed(list(by_seed.values())))  # (a band no seed held counts 0)
+
+    def counted(key: str) -> bool:  # (older counts lack the newer keys)
+        return all(key in c for c in by_seed.values())
+
     each = [figures(c)["f1"] for c in by_seed.values()]
     out = dict(figures(total))
     out.update(
@@ -58,13 +62,9 @@ def pooled(by_seed: dict[int, dict]) -> dict:
         sure=(total["sure_right"], total["sure_total"]),
         bands={b: (total[f"cocked {b} flagged"], total[f"cocked {b}"]) for b in TIP_BANDS},
         # (a cocked die read as a face at 0.9 or more goes into a record unasked: since session 63)
-        unasked=(total["cocked_unasked"], total["cocked"])
-        if all("cocked_unasked" in c for c in by_seed.values())
-        else None,
+        unasked=(total["cocked_unasked"], total["cocked"]) if counted("cocked_unasked") else None,
         # (only when every seed counted its dice outside issue 5's sizes: since session 62)
-        f1_in_range=f1_in_range(total)
-        if all("tp outside" in c for c in by_seed.values())
-        else None,
+        f1_in_range=f1_in_range(total) if counted("tp outside") else None,
     )
     return out
 

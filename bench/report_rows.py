@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scoring import SURE, match  # noqa: E402
-from vision_errors import listening  # noqa: E402
+from vision_errors import find_of, listening  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.learned.classes import kind_classes  # noqa: E402
@@ -51,7 +51,7 @@ def rows_of(scene, kind: str, label: object = None) -> list[dict]:
         row.update(conf=round(float(d.confidence), 4), size=round(float(d.size), 2))
         row.update(truth=None if t is None else {"face": _face(t.face), "cocked": t.cocked})
         if len(found):
-            k = min(range(len(found)), key=lambda k: math.hypot(found[k].x - d.x, found[k].y - d.y))
+            k = find_of(found, d)
             row["heat"] = [
                 round(float(found[k].flat_score), 3),
                 round(float(found[k].cocked_score), 3),

@@ -147,12 +147,17 @@ def verdict(t, die) -> str:
     return "right" if str(die.face) == str(t.face) else "misread"
 
 
+def find_of(found, die) -> int:
+    """The index of the find a report came from: the nearest to it (reports sit on their find)."""
+    return min(range(len(found)), key=lambda i: math.hypot(found[i].x - die.x, found[i].y - die.y))
+
+
 def _odds(die, heard: dict, names: tuple) -> str:
     """The classifier's odds of "cocked" and the detector's heats at the find a report came from."""
     found, rows = heard.get("read", ([], []))
     if not len(found):
         return ""
-    i = min(range(len(found)), key=lambda i: math.hypot(found[i].x - die.x, found[i].y - die.y))
+    i = find_of(found, die)
     f, cocked = found[i], rows[i][names.index(COCKED)]
     return (
         f", cocked odds {cocked:.2f}, detector flat/cocked {f.flat_score:.2f}/{f.cocked_score:.2f}"

@@ -32,6 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kiosk.config import load_config
     from vision import calibrate, save_calibration
 
     from .image_file import read_image
@@ -41,51 +42,47 @@ def run(args: argparse.Namespace) -> int:
         print(why, file=sys.stderr)
         return 2
     try:
-        out = Path(args.out) if args.out else _default_path(args.config)
+        # (read once, for the default path and the language; a file given with --out needs no
+        # config, so one that cannot be read then only leaves the words in French)
+        config = load_config(args.config) if not args.out else _config_or_default(args.config)
+        out = Path(args.out) if args.out else config.calibration_path
         calibration = calibrate(frame, args.dice)
     except (OSError, ValueError) as err:
         print(f"calibrate: {err}", file=sys.stderr)
         return 2
     save_calibration(calibration, out)
     said = {"saved": str(out), **calibration.to_json()}
-    warning = _small_dice(calibration.die_size, args.config)
-    if warning:
+    words = small_dice(calibration.die_size)
+    if words:
+        warning = words[1] if config.language == "en" else words[0]
         print(f"calibrate: {warning}", file=sys.stderr)
         said["warning"] = warning
     print(json.dumps(said, ensure_ascii=False))
     return 0
 
 
-def _small_dice(die_size: float | None, config_path: str | None) -> str | None:
-    """What a maker should hear when the camera shows the dice under the least size the reader
-    is sure of (issue 5's least die, 18 px; such faces read at 0.9 were right 97.7-98.5 % of the
-    time in photos, not 99 %: rule 183, session 63): the table still runs, but it will misread
-    more, and the fix is the camera, not the players."""
-    from vision.learned.detector import SMALLEST as SMALL_PX
+def small_dice(die_size: float | None) -> tuple[str, str] | None:
+    """What a maker should hear (French, English) when the camera shows the dice under the least
+    size the reader is sure of (issue 5's least die, 18 px; such faces read at 0.9 were right
+    97.7-98.5 % of the time in photos, not 99 %: rule 183, session 63): the table still runs,
+    but it will misread more, and the fix is the camera, not the players. `arbitre doctor`
+    says it too."""
+    from vision.learned.detector import SMALLEST
 
-    if die_size is None or die_size >= SMALL_PX:
+    if die_size is None or die_size >= SMALLEST:
         return None
-    fr = (
-        f"les dés font {die_size:.0f} px dans l'image, moins que les {SMALL_PX:.0f} px qu'il faut "
-        "pour les lire sûrement : rapprochez la caméra ou prenez une image plus grande"
+    return (
+        f"les dés font {die_size:.0f} px dans l'image, moins que les {SMALLEST:.0f} px qu'il faut "
+        "pour les lire sûrement : rapprochez la caméra ou prenez une image plus grande",
+        f"the dice are {die_size:.0f} px in the frame, under the {SMALLEST:.0f} px needed to "
+        "read them surely: bring the camera closer or take a larger frame",
     )
-    en = (
-        f"the dice are {die_size:.0f} px in the frame, under the {SMALL_PX:.0f} px needed to "
-        "read them surely: bring the camera closer or take a larger frame"
-    )
-    return en if _language(config_path) == "en" else fr
 
 
-def _language(config_path: str | None) -> str:
-    from kiosk.config import load_config
+def _config_or_default(path: str | None):
+    from kiosk.config import Config, load_config
 
     try:
-        return load_config(config_path).language
+        return load_config(path)
     except (OSError, ValueError):
-        return "fr"
-
-
-def _default_path(config_path: str | None) -> Path:
-    from kiosk.config import load_config
-
-    return load_config(config_path).calibration_path
+        return Config()

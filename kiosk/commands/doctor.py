@@ -326,7 +326,8 @@ def check_calibration(config: Any) -> Check:
     arena is then looked for), so a maker learns here, not from a table reading worse. Dice
     under 18 px are read less surely (rule 183): said, not failed."""
     from vision.calibration import load
-    from vision.learned.detector import SMALLEST
+
+    from .calibrate import small_dice
 
     path = config.calibration_path
     if not path.exists():
@@ -341,10 +342,9 @@ def check_calibration(config: Any) -> Check:
     (w, h), size = cal.frame_size, cal.die_size
     seen = f"{size:.0f} px" if size else "?"
     fr, en = f"{w}x{h}, dés de {seen}", f"{w}x{h}, dice {seen}"
-    if size and size < SMALLEST:
-        fr += f" : moins de {SMALLEST:.0f} px, rapprochez la caméra"
-        en += f": under {SMALLEST:.0f} px, bring the camera closer"
-        return Check("calibration", INFO, fr, en)
+    words = small_dice(size)
+    if words:
+        return Check("calibration", INFO, f"{fr} ; {words[0]}", f"{en}; {words[1]}")
     return Check("calibration", OK, fr, en)
 
 
