@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.learned import runtime  # noqa: E402
 from vision.learned.classes import CLASSES, COCKED, KINDS, NONE  # noqa: E402
-from vision.learned.data import CropSet, sim_crops, synth_crops  # noqa: E402
+from vision.learned.data import CropSet, synth_crops  # noqa: E402
+from vision.learned.sim_data import sim_crops  # noqa: E402
 
 SIZE_BANDS = ((18, 24), (24, 36), (36, 60), (60, 100), (100, 151))
 

@@ -108,6 +108,34 @@ def test_cocked_crops_move_to_the_upmost_face_only_when_asked():
     assert max(bright(1.0, cocked)) < 5  # no upper face known (the simulated table): the cube
 
 
+def test_cocked_dice_tipped_near_an_end_get_more_crops_only_when_asked():
+    """The cocked dice the reader misses are tipped near 25 or 65 degrees (docs/vision.md):
+    `ends` teaches more of those, and leaves a mid-tipped die and every flat die as they were."""
+    image = np.zeros((200, 300, 3), np.uint8)
+
+    def counted(ends, tip=None, cocked=True):
+        die = {"face": None if cocked else 3, "x": 120.0, "y": 100.0, "size": 30.0}
+        die |= {"cocked": cocked} | ({} if tip is None else {"tip": tip})
+        crops = crops_of_frame(image, [die], np.random.default_rng(3), {}, 1, False, 2, ends=ends)
+        return sum(lab == class_index("cocked" if cocked else 3) for lab in crops.labels)
+
+    assert [counted(1, tip) for tip in (27.0, 45.0, 63.0)] == [2, 2, 2]  # the recipes before it
+    assert [counted(3, tip) for tip in (27.0, 34.0, 45.0, 56.0, 63.0)] == [6, 6, 2, 6, 6]
+    assert counted(3) == 2  # no tip known (the simulated table): as a mid-tipped die
+    assert counted(3, cocked=False) == counted(1, cocked=False) == 1
+
+
+def test_synthetic_truth_carries_a_cocked_dies_tip():
+    from vision.learned.data import training_truth
+    from vision.synth.scene import render_scene
+
+    scene = render_scene("detrak", np.random.default_rng(5), frame=(1280, 960), n_dice=12, cocked=4)
+    truth = training_truth(scene)
+    tips = [d["tip"] for d in truth if d["cocked"]]
+    assert tips and all(25.0 <= t <= 65.0 for t in tips)
+    assert not any("tip" in d for d in truth if not d["cocked"])
+
+
 def test_oblique_photos_crops_turn_about_the_point_below_the_camera_only_when_asked():
     """As the reader turns an oblique photo's crops once a die reads cocked: the bar beyond a die
     right of the point below (far left, off the frame) must lie above the crop's centre, with

@@ -1,4 +1,5 @@
-"""Training and test crops, generated: synthetic photos (vision.synth) and the simulated table.
+"""Training and test crops, generated from synthetic photos (vision.synth), and the conventions
+the simulated table's crops follow too (sim_data.py).
 
 Every crop comes with its class (an index in CLASSES) and a few tags saying where it came from and
 under which conditions, so accuracy can be reported per group. Everything is drawn from seeded
@@ -30,11 +31,10 @@ JITTER_SHIFT = 0.12  # centre error, share of the side, per axis
 JITTER_SCALE = (0.82, 1.38)  # crop side error, factor (a black die's hard shadow: +35 %)
 WIDE_SHIFT = (0.12, 0.38)  # a wide crop's centre error, share of the side, any direction
 TRAIN_FRAMES = ((640, 480), (800, 600), (1024, 768), (1280, 960), (1920, 1080))
-SIM_GAMES = {"pips": "knister", "strike": "strike", "detrak": "detrak"}
-SIM_FRAMES = ((640, 480), (960, 720), (1280, 960), (1920, 1080))
 MIN_VISIBLE = 0.85
 HIT = 0.45  # a find this near a die's centre (share of its side) is a find of that die
 TURN = 10.0  # degrees the outward turn is off by at most (a tilted camera's centre of view moves)
+ENDS = (35.0, 55.0)  # a cocked die tipped under the first or over the second is near an end
 BELOW_FAR = 0.12  # frame lengths: read_learned.AXIS_FAR, nearer the reader keeps the centre
 
 
@@ -123,11 +123,14 @@ def crops_of_frame(
     wide: float = 0.0,
     cocked_upper: float = 0.0,
     below=None,
+    ends: int = 1,
 ):
     """Positive and negative crops of one frame; `dice` are dicts with face, x, y, size, cocked
-    and optionally visible and upper (truth of vision.synth or vision.sim). (No draw for
+    and optionally visible, upper and tip (truth of vision.synth or vision.sim). (No draw for
     `cocked_upper` at 0: the recipes before it make the same crops.) `below`: the point the
-    crops are turned about, if not the frame's centre (turn_point)."""
+    crops are turned about, if not the frame's centre (turn_point). `ends`: times as many crops
+    of a cocked die tipped near 25 or 65 degrees, the ones the reader misses most (a die tipped
+    25 degrees shows its top face as a flat die seen aside does)."""
     out = CropSet()
     h, w = image.shape[:2]
     pts = np.array([(d["x"], d["y"]) for d in dice], float).reshape(-1, 2)
@@ -136,7 +139,8 @@ def crops_of_frame(
         return out
     for d in dice:
         if d["cocked"]:
-            for _ in range(cocked_per_die):
+            near_end = not ENDS[0] <= d.get("tip", 45.0) <= ENDS[1]
+            for _ in range(cocked_per_die * (ends if near_end else 1)):
                 x, y = _cocked_centre(d, rng, cocked_upper)
                 out.add(
                     jittered(image, x, y, d["size"], rng, jitter, wide, below),
@@ -194,7 +198,10 @@ def _cocked_centre(die: dict, rng, upper: float) -> tuple[float, float]:
 
 def training_truth(scene) -> list[dict]:
     """A synthetic scene's dice as crops_of_frame takes them (a cocked die with its upper face)."""
-    return [t.to_json() | ({"upper": t.upper} if t.upper else {}) for t in scene.dice]
+    return [
+        t.to_json() | ({"upper": t.upper} if t.upper else {}) | ({"tip": t.tip} if t.cocked else {})
+        for t in scene.dice
+    ]
 
 
 def crops_at_finds(image, dice: list[dict], finds, rng, tags: dict, below=None) -> CropSet:
@@ -281,6 +288,7 @@ def synth_crops(
     wide: float = 0.0,
     cocked_upper: float = 0.0,
     turn_below: float = 0.0,
+    ends: int = 1,
 ):
     """Crops from `n_scenes` synthetic photos: drawn conditions on the smaller frames, or (with
     `benchmark`) the benchmark's cycle through every condition value (vision.synth), or (with
@@ -307,7 +315,7 @@ def synth_crops(
         tags = scene_tags(kind, scene.conditions, "synth")
         below = turn_point(scene, turn_below, np.random.default_rng([seed, i, k, 7]))
         some = (per_die, jitter, cocked_per_die, wide, cocked_upper, below)
-        out.extend(crops_of_frame(scene.image, dice, rng, tags, *some))
+        out.extend(crops_of_frame(scene.image, dice, rng, tags, *some, ends=ends))
         out.extend(
             crops_at_finds(scene.image, dice, detector_finds(scene.image, hard), rng, tags, below)
         )
@@ -330,54 +338,6 @@ def turn_point(scene, share: float, rng) -> tuple[float, float] | None:
     return scene.below
 
 
-def sim_crops(
-    kind: str,
-    n_tables: int,
-    frames_per_table: int,
-    seed: int,
-    per_die: int = 1,
-    jitter=True,
-    cocked_per_die=1,
-    hard=False,
-    wide: float = 0.0,
-):
-    """Crops from the simulated table (vision.sim): still frames after throws, each table seeded
-    (its own look: table, light, camera height and tilt, lens)."""
-    from vision.sim import SimCamera
-
-    check_kind(kind)
-    out = CropSet()
-    for t in range(n_tables):
-        rng = np.random.default_rng([seed, t, 11])
-        size = SIM_FRAMES[rng.integers(len(SIM_FRAMES))]
-        cam = SimCamera(game=SIM_GAMES[kind], seed=seed * 1000 + t, size=size)
-        tags = {"kind": kind, "source": "sim", "frame": f"{size[0]}x{size[1]}"}
-        for image, dice in still_frames(cam, rng, frames_per_table, fewest=2):
-            out.extend(
-                crops_of_frame(image, dice, rng, tags, per_die, jitter, cocked_per_die, wide)
-            )
-            out.extend(crops_at_finds(image, dice, detector_finds(image, hard), rng, tags))
-    return out
-
-
-def still_frames(cam, rng, frames: int, fewest: int = 1):
-    """Still frames of a simulated table, each after a throw (Strike: 'fewest'..6 dice, the
-    arena cleared every 4 throws) or a roll of the two dice, with the dice at rest.
-
-    A generator: it draws from `rng` only when the next frame is asked for, so callers that draw
-    from the same `rng` between frames keep their sequence of draws."""
-    for f in range(frames):
-        if cam.game == "strike":
-            if f % 4 == 0:
-                cam.clear()
-            cam.throw(int(rng.integers(fewest, 7)), gather=bool(f % 4 == 0))
-        else:
-            cam.roll_two()
-        cam.skip(cam.frames_until_settled())
-        image = cam.read()
-        yield image, [d for d in cam.truth()["dice"] if not d["moving"]]
-
-
 def class_counts(labels) -> dict:
     return {
         str(CLASSES[i]): int(n) for i, n in zip(*np.unique(labels, return_counts=True), strict=True)
@@ -388,7 +348,6 @@ __all__ = [
     "NONE",
     "CropSet",
     "crops_of_frame",
-    "sim_crops",
     "synth_crops",
     "small",
 ]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .data import still_frames
+from .sim_data import still_frames
 
 PATCH = 192
 STRIDE = 4

@@ -175,6 +175,13 @@ def main(argv=None) -> int:
         help="share of the synthetic oblique photos whose crops are turned about the point below"
         " the camera, as the reader turns them (data.turn_point); 0: the recipes before it",
     )
+    p.add_argument(
+        "--cocked-ends",
+        type=int,
+        default=1,
+        help="times as many crops of a synthetic cocked die tipped near 25 or 65 degrees"
+        " (data.ENDS), the ones the reader misses most; 1: the recipes before it",
+    )
     p.add_argument("--epochs", type=int, default=12)
     p.add_argument(
         "--data-sets",
@@ -320,6 +327,7 @@ def main(argv=None) -> int:
                     a.wide_jitter,
                     a.cocked_upper,
                     a.turn_below,
+                    a.cocked_ends,
                 ),
             )
         )
@@ -379,6 +387,7 @@ def main(argv=None) -> int:
             "wide_jitter": a.wide_jitter,
             "cocked_upper": a.cocked_upper,
             "turn_below": a.turn_below,
+            "cocked_ends": a.cocked_ends,
             "crops": int(len(labels)),
             "epochs": a.epochs,
             "hard_negatives": hard,

@@ -12,7 +12,8 @@ import numpy as np
 
 from .classes import KINDS
 from .crops import CHANNELS, INPUT, to_input
-from .data import FOCUS, CropSet, class_counts, sim_crops, synth_crops
+from .data import FOCUS, CropSet, class_counts, synth_crops
+from .sim_data import sim_crops
 
 
 def make_data(
@@ -28,6 +29,7 @@ def make_data(
     wide: float = 0.0,
     cocked_upper: float = 0.0,
     turn_below: float = 0.0,
+    ends: int = 1,
 ) -> CropSet:
     data = CropSet()
     for kind in kinds:
@@ -36,7 +38,7 @@ def make_data(
         # now that they have their own class (as "none" more crops cost flat dice: docs).
         some = dict(cocked_per_die=cocked, hard=hard, wide=wide)
         # The simulated table's truth has no upper face: its cocked crops stay on the cube.
-        upper = dict(some, cocked_upper=cocked_upper, turn_below=turn_below)
+        upper = dict(some, cocked_upper=cocked_upper, turn_below=turn_below, ends=ends)
         part = synth_crops(kind, scenes, seed, per_die=per_die, **upper)
         part.extend(sim_crops(kind, sim_tables, 8, seed + 1, per_die + 1, **some))
         for j, name in enumerate(FOCUS if focus_scenes else ()):
