@@ -277,6 +277,11 @@ def test_train_refuses_an_unknown_kind_and_says_which_it_knows(capsys):
         ),
         (["--slim-whole", "-1"], "--slim-whole: expected a number of convolutions, 0 or more"),
         (["--slim-whole", "2"], "--slim-whole: expected .* with --slim; got 2 without --slim"),
+        (
+            ["--cocked-ends", "0"],
+            "--cocked-ends: expected a whole number of times, 1 or more, got '0'",
+        ),
+        (["--cocked-ends", "three"], "--cocked-ends: expected a whole number .* got 'three'"),
     ],
 )
 def test_train_refuses_options_it_cannot_keep_before_making_crops(capsys, args, message):

@@ -29,6 +29,19 @@ def _share(text: str) -> float:
     return share
 
 
+def _times(text: str) -> int:
+    """A multiplier of crops: 0 would drop the very dice it is meant to add, silently."""
+    try:
+        times = int(text)
+    except ValueError:
+        times = 0
+    if times < 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of times, 1 or more, got {text!r}"
+        )
+    return times
+
+
 def _kinds(text: str) -> tuple[str, ...]:
     kinds = tuple(k.strip() for k in text.split(",") if k.strip())
     bad = [k for k in kinds if k not in KINDS]
@@ -71,7 +84,7 @@ def options(argv, description: str) -> tuple[argparse.Namespace, bool]:
     )
     p.add_argument(
         "--cocked-ends",
-        type=int,
+        type=_times,
         default=1,
         help="times as many crops of a synthetic cocked die tipped near 25 or 65 degrees"
         " (data.ENDS), the ones the reader misses most; 1: the recipes before it",
