@@ -61,12 +61,13 @@ def export(model, path: Path) -> None:
     halve(path)  # stored as float16 (half.py): room for a fourth classifier in 5 MB
 
 
-def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
-    """A temperature per kind, fitted on separately generated crops (seed + 500). Not with
+def calibration_crops(a, hard: bool, log) -> CropSet:
+    """The crops a temperature is fitted on, generated apart (seed + 500). Not with
     --cocked-ends: the reader meets cocked dice as often as the benchmark draws them, and a
-    temperature fitted on more of them would promise what it does not keep."""
+    temperature fitted on more of them would promise what it does not keep. Also what
+    bench/calibration_figures.py reads networks on, so that a kept network's figures are these."""
     log("calibration crops")
-    calib = make_data(
+    return make_data(
         a.seed + 500,
         a.calib_scenes,
         max(2, a.sim_tables // 3),
@@ -79,7 +80,12 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
         cocked_upper=a.cocked_upper,
         turn_below=a.turn_below,
     )
-    calib = only_doubted(calib, a.doubted_by, a.doubt_below, log)  # what it will be shown
+
+
+def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
+    """A temperature per kind, fitted on the calibration crops the network will be shown."""
+    calib = calibration_crops(a, hard, log)
+    calib = only_doubted(calib, a.doubted_by, a.doubt_below, log)
     c_images, c_labels = calib.arrays()
     c_logits = logits_fn(to_input(list(c_images)))
     temps, stats = {}, {}
@@ -91,18 +97,11 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
     return temps, stats
 
 
-def recalibrate(a, hard: bool) -> int:
-    """The temperatures of the exported network fitted again (the network run by cv2.dnn, as
-    the product runs it), written into its faces.json: for a change of the fitting rule that
-    needs no new training."""
+def onnx_logits(path: Path):
+    """The logits of an exported network run by cv2.dnn, as the product runs it, batch by batch."""
     import cv2
 
-    start = time.time()
-
-    def log(msg):
-        print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
-
-    net = cv2.dnn.readNetFromONNX(str(a.out / f"{a.name}.onnx"))
+    net = cv2.dnn.readNetFromONNX(str(path))
 
     def logits_fn(blob):
         out = []
@@ -111,7 +110,19 @@ def recalibrate(a, hard: bool) -> int:
             out.append(np.asarray(net.forward(), np.float32).reshape(-1, len(CLASSES)))
         return np.concatenate(out)
 
-    temps, stats = calibrate(logits_fn, a, hard, log)
+    return logits_fn
+
+
+def recalibrate(a, hard: bool) -> int:
+    """The temperatures of the exported network fitted again (the network run by cv2.dnn, as
+    the product runs it), written into its faces.json: for a change of the fitting rule that
+    needs no new training."""
+    start = time.time()
+
+    def log(msg):
+        print(f"[{time.time() - start:6.0f} s] {msg}", flush=True)
+
+    temps, stats = calibrate(onnx_logits(a.out / f"{a.name}.onnx"), a, hard, log)
     meta = json.loads((a.out / f"{a.name}.json").read_text())
     meta.update(temperatures=temps, calibration=stats)
     (a.out / f"{a.name}.json").write_text(json.dumps(meta, indent=1) + "\n")
