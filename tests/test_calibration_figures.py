@@ -33,6 +33,7 @@ def test_figures_count_right_sure_and_cocked_crops():
     labels = _labels([3, 5, 2, "cocked", "cocked"])
     f = figures(logits, labels, "pips", 1.0)
     assert f["crops"] == 5
+    assert 0.3 <= f["own_fit"] <= 8.0  # temperature.py's grid
     assert f["accuracy"] == 0.6  # 3, 2 and the first cocked die
     assert f["share_at_0.9"] == 0.8  # all but the 2
     assert f["accuracy_at_0.9"] == 0.5  # of the four sure, the 3 and the cocked die
@@ -46,6 +47,8 @@ def test_a_hotter_temperature_makes_fewer_crops_sure_and_none_at_all_says_so():
     hot = figures(logits, labels, "pips", 10.0)
     assert hot["share_at_0.9"] == 0.0 and hot["accuracy_at_0.9"] is None
     assert hot["accuracy"] == 1.0  # the argmax does not move with the temperature
+    # every crop right: the sharpest temperature of temperature.py's grid is the likeliest
+    assert figures(logits, labels, "pips", 1.0)["own_fit"] == pytest.approx(0.3)
 
 
 def test_crops_of_another_kind_or_a_temperature_of_zero_are_refused():
