@@ -26,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.learned.classes import CLASSES, COCKED, kind_indices  # noqa: E402
+from vision.learned.classes import CLASSES, COCKED, KINDS, kind_indices  # noqa: E402
 from vision.learned.crops import to_input  # noqa: E402
 from vision.learned.temperature import fit_temperature, kind_softmax  # noqa: E402
 from vision.learned.train import calibration_crops, onnx_logits  # noqa: E402
@@ -65,7 +65,7 @@ def figures(logits: np.ndarray, labels: np.ndarray, kind: str, temperature: floa
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("networks", type=Path, nargs="+", help="ONNX networks, each read alike")
-    p.add_argument("--kind", required=True, choices=["pips", "strike", "detrak"])
+    p.add_argument("--kind", required=True, choices=KINDS)
     p.add_argument("--seed", type=int, required=True, help="the child's training seed")
     p.add_argument("--temperature", type=float, required=True)
     p.add_argument("--json", type=Path, help="write the figures here too")
