@@ -26,40 +26,26 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.learned.classes import CLASSES, COCKED, KINDS, kind_indices  # noqa: E402
+from vision.learned.classes import CLASSES, KINDS, kind_indices  # noqa: E402
 from vision.learned.crops import to_input  # noqa: E402
-from vision.learned.temperature import fit_temperature, kind_softmax  # noqa: E402
+from vision.learned.temperature import figures_at, fit_temperature  # noqa: E402
 from vision.learned.train import calibration_crops, onnx_logits  # noqa: E402
 from vision.learned.train_options import options  # noqa: E402
 
-SURE = 0.9
-
 
 def figures(logits: np.ndarray, labels: np.ndarray, kind: str, temperature: float) -> dict:
-    """Accuracy over the kind's classes, the share read at SURE or more and how often those are
-    right, and how many cocked crops are read cocked (the figure rules are kept on); beside them
-    the temperature of least log-loss on these crops (`own_fit`), which a kept average's json
-    names though it keeps its parent's."""
+    """temperature.figures_at (what train.py records), with the temperature of least log-loss on
+    these crops (`own_fit`) that a kept average's json names though it keeps its parent's."""
     idx = kind_indices(kind)
     foreign = sorted({CLASSES[v] for v in labels if v not in idx}, key=str)
     if foreign:
         raise ValueError(f"{kind}: crops labelled {foreign}, expected only {kind}'s classes")
     if temperature <= 0:
         raise ValueError(f"expected a temperature above 0, got {temperature}")
-    target = np.array([idx.index(v) for v in labels])
-    p = kind_softmax(logits, kind, temperature)
-    read, sure = p.argmax(1), p.max(1) >= SURE
-    right = read == target
-    cocked = target == idx.index(CLASSES.index(COCKED))
-    return {
-        "own_fit": fit_temperature(logits, labels, kind)[1]["nll_temperature"],
-        "crops": int(len(target)),
-        "accuracy": round(float(right.mean()), 4),
-        "share_at_0.9": round(float(sure.mean()), 4),
-        "accuracy_at_0.9": round(float(right[sure].mean()), 4) if sure.any() else None,
-        "cocked_crops": int(cocked.sum()),
-        "cocked_read_cocked": int((read[cocked] == target[cocked]).sum()),
-    }
+    own_fit = fit_temperature(logits, labels, kind)[1]["nll_temperature"]
+    return {"own_fit": own_fit, "crops": int(len(labels))} | figures_at(
+        logits, labels, kind, temperature
+    )
 
 
 def main(argv=None) -> int:
