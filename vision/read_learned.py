@@ -87,6 +87,13 @@ def learned_dice(
 ) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
     detector's overview of the frame if already made."""
+    with axis.one_frame(frame):
+        return _learned_dice(frame, kind, die_size, base)
+
+
+def _learned_dice(
+    frame: np.ndarray, kind: str, die_size: float | None, base: np.ndarray | None
+) -> list[Die]:
     found = find_dice(
         frame,
         die_size,

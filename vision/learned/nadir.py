@@ -97,13 +97,21 @@ def toward_larger_dice(
         return _cost(read_faces(anchors, below))
 
     step = 360.0 / DIRECTIONS
-    centre, costs = cost(None), [cost(at(k * step)) for k in range(DIRECTIONS)]
-    best = int(np.argmin(costs))
-    angle, least = best * step, costs[best]
-    if not _clearly_better(centre, least, RATIO):
-        return None
     grows = math.degrees(math.atan2(slope[2], slope[1]))
-    if abs((angle - grows + 180) % 360 - 180) > AGREE:
+    centre, costs = cost(None), {}
+    agreeing = [k for k in range(DIRECTIONS) if _apart(k * step, grows) <= AGREE]
+    for k in agreeing:
+        costs[k] = cost(at(k * step))
+    # (the best direction is taken only where the dice grow and clearly better than the centre:
+    # when no direction there is, no other can be taken, and the other five are not read)
+    if not any(_clearly_better(centre, costs[k], RATIO) for k in agreeing):
+        return None
+    for k in range(DIRECTIONS):
+        if k not in costs:
+            costs[k] = cost(at(k * step))
+    best = min(range(DIRECTIONS), key=costs.__getitem__)
+    angle, least = best * step, costs[best]
+    if not _clearly_better(centre, least, RATIO) or _apart(angle, grows) > AGREE:
         return None
     for half in (angle - step / 2, angle + step / 2):  # half a step either way, if better
         c = cost(at(half))
@@ -150,6 +158,11 @@ def every_find_point(
     if fit is None or not reads_better(frame.shape, found, read_faces, seen, fit[0]):
         return None
     return fit[0]
+
+
+def _apart(a: float, b: float) -> float:
+    """Degrees between two directions, 0 to 180."""
+    return abs((a - b + 180) % 360 - 180)
 
 
 def _clearly_better(centre: float, there: float, ratio: float) -> bool:
