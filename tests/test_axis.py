@@ -121,3 +121,24 @@ def test_the_reader_turns_strike_crops_about_the_point_only_when_it_lies_off_the
             assert below is not None and np.hypot(*np.subtract(below, scene.below)) < 0.08 * 1280
         else:
             assert below is None
+
+
+def test_within_one_frame_each_dies_offset_is_read_once_and_read_the_same(monkeypatch):
+    """axis.one_frame (session 67): a photo's reading asks for the offsets of mostly the same
+    dice up to three times; within it the network reads each die once, and a die's offset is
+    the one read alone, to the bit. Another frame, or no frame held, reads afresh."""
+    scene = render_scene("pips", np.random.default_rng(4), tilt=22.0, frame=(1280, 960))
+    dice = [(t.x, t.y, t.size) for t in scene.dice]
+    alone = axis.offsets(scene.image, dice, "pips")
+    read = []
+    blob = axis.to_blob
+    monkeypatch.setattr(axis, "to_blob", lambda crops: read.append(len(crops)) or blob(crops))
+    with axis.one_frame(scene.image):
+        first = axis.offsets(scene.image, dice[:-2], "pips")
+        again = axis.offsets(scene.image, dice[::-1], "pips")
+        other = axis.offsets(scene.image.copy(), dice[:3], "pips")
+    assert read == [len(dice) - 2, 2, 3]
+    assert np.array_equal(first, alone[:-2]) and np.array_equal(again, alone[::-1])
+    assert np.array_equal(other, alone[:3])
+    axis.offsets(scene.image, dice[:3], "pips")
+    assert read[-1] == 3  # the frame is not held after its reading

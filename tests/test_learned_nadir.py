@@ -118,3 +118,80 @@ def test_a_point_given_from_elsewhere_is_taken_only_if_it_reads_the_dice_clearly
     # a little better than the centre is not enough: the centre keeps the benefit of the doubt
     assert not reads_better(SHAPE, found, _classifier(true, sharp=1e5), range(len(found)), guess)
     assert not reads_better(SHAPE, found, _classifier(true), [0, 1], guess)  # two dice say nothing
+
+
+def _every_direction_read(shape, found, read_faces, surely):
+    """toward_larger_dice as it was until session 67, every direction read: the oracle."""
+    from vision.learned.nadir import (
+        AGREE,
+        DIRECTIONS,
+        RATIO,
+        RING_ANCHORS,
+        _clearly_better,
+        _cost,
+        _farthest,
+        _size_slope,
+    )
+
+    slope = _size_slope(found, shape)
+    anchors = _farthest(shape, found, surely, RING_ANCHORS)
+    if slope is None or len(anchors) < 3:
+        return None
+    cx, cy, length = (shape[1] - 1) / 2, (shape[0] - 1) / 2, max(shape[:2])
+
+    def at(degrees):
+        a = math.radians(degrees)
+        return (cx + RING * length * math.cos(a), cy + RING * length * math.sin(a))
+
+    step = 360.0 / DIRECTIONS
+    centre = _cost(read_faces(anchors, None))
+    costs = [_cost(read_faces(anchors, at(k * step))) for k in range(DIRECTIONS)]
+    best = int(np.argmin(costs))
+    angle, least = best * step, costs[best]
+    if not _clearly_better(centre, least, RATIO):
+        return None
+    grows = math.degrees(math.atan2(slope[2], slope[1]))
+    if abs((angle - grows + 180) % 360 - 180) > AGREE:
+        return None
+    for half in (angle - step / 2, angle + step / 2):
+        c = _cost(read_faces(anchors, at(half)))
+        if c < least:
+            angle, least = half, c
+    return at(angle)
+
+
+def test_the_directions_read_first_give_the_same_point_as_reading_all_eight():
+    """Session 67 reads the directions within AGREE of where the dice grow first, and the
+    others only when one of those reads clearly better than the centre: on 400 made-up frames
+    (a true point anywhere, sizes growing toward it or anywhere, noisy readings) the point is
+    the one the search reading all eight gives, and most frames read fewer directions."""
+    rng = np.random.default_rng(67)
+    taken = fewer = 0
+    for _ in range(400):
+        true = tuple(rng.uniform(-600, 1900, 2))
+        gx, gy = rng.normal(0, 0.01, 2)
+        if rng.random() < 0.5:  # an oblique photo: the dice grow toward the point below
+            a = math.atan2(true[1] - 479.5, true[0] - 639.5)
+            gx, gy = 0.01 * math.cos(a), 0.01 * math.sin(a)
+        found = _grid(lambda x, y, gx=gx, gy=gy: 30 + gx * (x - 640) + gy * (y - 480))
+        noise = rng.uniform(0.0, 0.3)
+        wobble = {}
+        sure = _classifier(true, sharp=rng.uniform(100, 3000))
+
+        def read_faces(idx, below, sure=sure, noise=noise, wobble=wobble):
+            key = None if below is None else (round(below[0], 6), round(below[1], 6))
+            wobble.setdefault(key, rng.uniform(1 - noise, 1))
+            return sure(idx, below) * wobble[key]
+
+        calls = []
+
+        def counted(idx, below, read_faces=read_faces):
+            calls.append(below)
+            return read_faces(idx, below)
+
+        surely = range(len(found))
+        got = toward_larger_dice(SHAPE, found, counted, surely)
+        assert got == _every_direction_read(SHAPE, found, read_faces, surely)
+        taken += got is not None
+        fewer += len(calls) < 9
+    assert taken >= 30 and fewer >= 300, (taken, fewer)  # both paths were taken
