@@ -185,7 +185,7 @@ def test_the_directions_read_first_give_the_same_point_as_reading_all_eight():
 
         calls = []
 
-        def counted(idx, below, read_faces=read_faces):
+        def counted(idx, below, read_faces=read_faces, calls=calls):
             calls.append(below)
             return read_faces(idx, below)
 
