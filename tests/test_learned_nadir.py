@@ -38,7 +38,7 @@ def _classifier(true_below, sharp=300.0):
     """Reads a die the surer the nearer `below` is to the true point (the frame's centre when
     None)."""
 
-    def read_faces(idx, below):
+    def read_faces(idx, below, over=None):
         bx, by = below if below is not None else ((1280 - 1) / 2, (960 - 1) / 2)
         d = math.hypot(bx - true_below[0], by - true_below[1])
         return np.full(len(idx), 0.98 * math.exp(-d / sharp))
@@ -178,14 +178,14 @@ def test_the_directions_read_first_give_the_same_point_as_reading_all_eight():
         wobble = {}
         sure = _classifier(true, sharp=rng.uniform(100, 3000))
 
-        def read_faces(idx, below, sure=sure, noise=noise, wobble=wobble):
+        def read_faces(idx, below, over=None, sure=sure, noise=noise, wobble=wobble):
             key = None if below is None else (round(below[0], 6), round(below[1], 6))
             wobble.setdefault(key, rng.uniform(1 - noise, 1))
             return sure(idx, below) * wobble[key]
 
         calls = []
 
-        def counted(idx, below, read_faces=read_faces, calls=calls):
+        def counted(idx, below, over=None, read_faces=read_faces, calls=calls):
             calls.append(below)
             return read_faces(idx, below)
 

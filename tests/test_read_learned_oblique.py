@@ -30,7 +30,7 @@ def _scene(monkeypatch, fit):
     def crop_die(frame, x, y, size, below=None):
         return (x, y, below)
 
-    def probabilities(crops, kind):
+    def probabilities(crops, kind, needed=None):
         rows = []
         for x, y, below in crops:
             if (x, y) == (640.0, 800.0):
@@ -74,7 +74,7 @@ def _few_sure(monkeypatch, kind, point):
     found = [Found(200.0 + 300 * k, 300.0, 40.0, 0.9, 0.05) for k in range(2)]
     found += [Found(200.0 + 200 * k, 700.0, 40.0, 0.2, 0.8) for k in range(4)]
 
-    def probabilities(crops, kind):
+    def probabilities(crops, kind, needed=None):
         rows = []
         for below in crops:
             bx, by = below if below is not None else ((1280 - 1) / 2, (960 - 1) / 2)

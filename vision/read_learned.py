@@ -33,6 +33,7 @@ from vision.learned.detector import Found, find_dice
 from vision.learned.nadir import (
     every_find_point,
     find_nadir,
+    least_cost,
     looks_oblique,
     reads_better,
     toward_larger_dice,
@@ -152,11 +153,12 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     flat = [i for i, f in enumerate(found) if not f.cocked and f.score >= detector.SURE]
     surely = [i for i in flat if best[i] in faces]
 
-    def read_faces(idx, below):
+    def read_faces(idx, below, over=None):
         if below is None:  # the frame's centre: read already
             return p[list(idx)][:, faces].max(axis=1)
         crops = [crop_die(frame, found[i].x, found[i].y, found[i].size, below) for i in idx]
-        return probabilities(crops, kind)[:, faces].max(axis=1)
+        needed = None if over is None else _unless_over(over, faces)
+        return probabilities(crops, kind, needed=needed)[:, faces].max(axis=1)
 
     if kind in AXIS_KINDS:
         # (a print the classifier sees no die in has no say)
@@ -181,3 +183,20 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if not any(names[best[i]] == COCKED for i in flat) or not looks_oblique(found, frame.shape):
         return None
     return find_nadir(frame.shape, found, read_faces, surely)
+
+
+# a reading's least cost must be this far over the search's `over` to spare the route's others
+# (their mean of float32 probabilities may round a little above the bound's)
+OVER_MARGIN = 1e-4
+
+
+def _unless_over(over: float, faces: list[int]):
+    """`probabilities`' `needed` for a search that asks only whether the dice's cost comes
+    under `over`: none of the route's other networks, when even the most they could make of
+    each die leaves the cost over it (nadir.find_nadir's `over`); else every crop, as before."""
+
+    def needed(first: np.ndarray, most: np.ndarray) -> np.ndarray:
+        spare = least_cost(most[:, faces].max(axis=1)) > over + OVER_MARGIN
+        return np.full(len(first), not spare)
+
+    return needed

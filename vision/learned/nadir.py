@@ -76,7 +76,7 @@ def _size_slope(found: Sequence[Found], shape: tuple) -> tuple[float, float, flo
 def toward_larger_dice(
     shape: tuple,
     found: Sequence[Found],
-    read_faces: Callable[[Sequence[int], tuple | None], np.ndarray],
+    read_faces: Callable[..., np.ndarray],
     surely: Sequence[int],
 ) -> tuple[float, float] | None:
     """The point RING frame lengths from the centre, in the direction that reads the sure dice
@@ -93,28 +93,30 @@ def toward_larger_dice(
         a = math.radians(degrees)
         return (cx + RING * length * math.cos(a), cy + RING * length * math.sin(a))
 
-    def cost(below):
-        return _cost(read_faces(anchors, below))
+    def cost(below, over):
+        return _cost(read_faces(anchors, below, over))
 
     step = 360.0 / DIRECTIONS
     grows = math.degrees(math.atan2(slope[2], slope[1]))
-    centre, costs = cost(None), {}
+    centre, costs = _cost(read_faces(anchors, None)), {}
     agreeing = [k for k in range(DIRECTIONS) if _apart(k * step, grows) <= AGREE]
     for k in agreeing:
-        costs[k] = cost(at(k * step))
+        costs[k] = cost(at(k * step), _bar(centre, RATIO))
     # (the best direction is taken only where the dice grow and clearly better than the centre:
-    # when no direction there is, no other can be taken, and the other five are not read)
+    # when no direction there is, no other can be taken, and the other five are not read; and
+    # one of those matters only where it reads better than the best of these)
     if not any(_clearly_better(centre, costs[k], RATIO) for k in agreeing):
         return None
+    least_agreeing = min(costs.values())
     for k in range(DIRECTIONS):
         if k not in costs:
-            costs[k] = cost(at(k * step))
+            costs[k] = cost(at(k * step), least_agreeing)
     best = min(range(DIRECTIONS), key=costs.__getitem__)
     angle, least = best * step, costs[best]
     if not _clearly_better(centre, least, RATIO) or _apart(angle, grows) > AGREE:
         return None
     for half in (angle - step / 2, angle + step / 2):  # half a step either way, if better
-        c = cost(at(half))
+        c = cost(at(half), least)
         if c < least:
             angle, least = half, c
     return at(angle)
@@ -123,7 +125,7 @@ def toward_larger_dice(
 def reads_better(
     shape: tuple,
     found: Sequence[Found],
-    read_faces: Callable[[Sequence[int], tuple | None], np.ndarray],
+    read_faces: Callable[..., np.ndarray],
     surely: Sequence[int],
     below: tuple[float, float],
 ) -> bool:
@@ -134,7 +136,8 @@ def reads_better(
     anchors = _farthest(shape, found, surely, RING_ANCHORS)
     if len(anchors) < 3:
         return False
-    centre, there = _cost(read_faces(anchors, None)), _cost(read_faces(anchors, below))
+    centre = _cost(read_faces(anchors, None))
+    there = _cost(read_faces(anchors, below, _bar(centre, CHECKED_RATIO)))
     return _clearly_better(centre, there, CHECKED_RATIO)
 
 
@@ -142,7 +145,7 @@ def every_find_point(
     frame: np.ndarray,
     found: Sequence[Found],
     seen: Sequence[int],
-    read_faces: Callable[[Sequence[int], tuple | None], np.ndarray],
+    read_faces: Callable[..., np.ndarray],
     kind: str,
     least: float,
 ) -> tuple[float, float] | None:
@@ -163,6 +166,18 @@ def every_find_point(
 def _apart(a: float, b: float) -> float:
     """Degrees between two directions, 0 to 180."""
     return abs((a - b + 180) % 360 - 180)
+
+
+def _bar(centre: float, ratio: float) -> float:
+    """The cost a point must come under to read the dice clearly better than the centre."""
+    return min(ratio * centre, centre - LEAST_GAIN)
+
+
+def least_cost(most: np.ndarray) -> float:
+    """The least cost the dice can come to, given the most each one's face can be read with:
+    a reading whose least cost is over what the caller asks of it (`read_faces`'s `over`)
+    cannot change the search's answer."""
+    return _cost(most)
 
 
 def _clearly_better(centre: float, there: float, ratio: float) -> bool:
@@ -186,28 +201,29 @@ def _farthest(shape: tuple, found: Sequence[Found], surely: Sequence[int], n: in
 def find_nadir(
     shape: tuple,
     found: Sequence[Found],
-    read_faces: Callable[[Sequence[int], tuple | None], np.ndarray],
+    read_faces: Callable[..., np.ndarray],
     surely: Sequence[int],
 ) -> tuple[float, float] | None:
     """The candidate point below the camera that reads the sure dice (indices `surely` into
-    `found`) best, or None to keep the frame's centre. `read_faces(indices, below)` gives, for
-    each die, the probability of the face the classifier reads with that point."""
+    `found`) best, or None to keep the frame's centre. `read_faces(indices, below, over)` gives,
+    for each die, the probability of the face the classifier reads with that point (below None:
+    the centre, read already). `over`: a cost (`_cost`) the search's answer does not change
+    above; where the first network's reading shows the dice cannot come under it (least_cost
+    of the most the route's others could make of each), the reading may be that network's
+    alone, whose cost is as far over (session 67: the others read most of a search's crops)."""
     h, w = shape[:2]
     cx, cy = (w - 1) / 2, (h - 1) / 2
     anchors = _farthest(shape, found, surely, ANCHORS)
     if len(anchors) < 3:
         return None
 
-    def cost(below):
-        return _cost(read_faces(anchors, below))
-
-    best, best_cost = None, cost(None) - GAIN
+    best, best_cost = None, _cost(read_faces(anchors, None)) - GAIN
     length = max(h, w)
     for r in RADII:
         for k in range(DIRECTIONS):
             a = 2 * math.pi * k / DIRECTIONS
             below = (cx + r * length * math.cos(a), cy + r * length * math.sin(a))
-            c = cost(below)
+            c = _cost(read_faces(anchors, below, best_cost))
             if c < best_cost:
                 best, best_cost = below, c
     return best
