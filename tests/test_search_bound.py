@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.find_report import face_columns
 from vision.learned import crop_die, probabilities
 from vision.learned.classes import kind_classes
 from vision.learned.nadir import _cost
 from vision.read_learned import _unless_over
-from vision.find_report import face_columns
 from vision.synth.scene import render_scene
 
 
