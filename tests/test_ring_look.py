@@ -17,6 +17,7 @@ from vision.synth.scene import benchmark_scene
 pytestmark = pytest.mark.skipif(
     not read_learned.enabled("pips"), reason="the learned models are not there"
 )
+RINGED = (2, 214)  # (scene, seed): a pips benchmark scene whose cocked die the ring flags
 
 
 def _ring_reads(names, sure_sides):
@@ -77,20 +78,21 @@ def test_strike_faces_are_called_cocked_by_a_surer_ring(monkeypatch, sure, cocke
     assert find_report.report(found[0], q[0], names, "strike").cocked is cocked
 
 
-def test_strike_looks_around_fewer_faces_than_pips(monkeypatch):
-    """A face of "cocked" 0.03 is looked at from around for pips, not for Strike (from 0.05: its
-    ring caught the same dice from there, at a third of the crops)."""
+def test_pips_and_strike_look_around_fewer_faces_than_detrak(monkeypatch):
+    """A face of "cocked" 0.03 is looked at from around for Détrak, not for pips or Strike:
+    theirs from 0.05, where their rings caught the same dice at a third of the crops (Strike,
+    rule 128; pips, rule 201: none of 775 such faces on its read seeds 212-215)."""
     crops = []
-    for kind in ("pips", "strike"):
+    for kind, face in (("detrak", "circle"), ("pips", 4), ("strike", 4)):
         names = kind_classes(kind)
-        row = _row(names, 4, 0.9)
+        row = _row(names, face, 0.9)
         row[names.index(COCKED)] = 0.03
         found = [Found(40.0, 40.0, 20.0, flat_score=0.9, cocked_score=0.1)]
         fake, given = _ring_reads(names, 0)
         monkeypatch.setattr(ring_look, "probabilities", fake)
         ring_look.ring_look(np.full((120, 160, 3), 128, np.uint8), found, row[None], kind, None)
         crops.append(given)
-    assert crops == [[ring_look.RING], []]
+    assert crops == [[ring_look.RING], [], []]
 
 
 def test_the_ring_lies_around_the_find():
@@ -104,9 +106,11 @@ def test_the_ring_lies_around_the_find():
 
 
 def test_a_cocked_die_found_on_its_upmost_face_is_flagged(monkeypatch):
-    """Benchmark scene 53 of pips seed 102 (read in session 52): an 80 px die resting on an
-    edge, found on its upmost face and read as a face at 0.95 without the ring; with it, cocked."""
-    scene = benchmark_scene("pips", 53, 102)
+    """Benchmark scene 2 of pips seed 214 (read in session 66): a 27 px die resting on an edge,
+    found on its upmost face and read as a face without the ring (at 0.899: nearly recorded
+    unasked); with it, cocked. (Until session 67 this was scene 53 of seed 102, whose die the
+    classifier doubts at under 0.05: pips' ring no longer looks at it, rule 201.)"""
+    scene = benchmark_scene("pips", *RINGED)
     die = min(
         (t for t in scene.dice if t.cocked), key=lambda t: -t.size
     )  # the scene's largest cocked die
@@ -119,7 +123,7 @@ def test_a_cocked_die_found_on_its_upmost_face_is_flagged(monkeypatch):
     monkeypatch.setattr(ring_look, "SURE", {})
     without = reading_of(read(scene.image, "pips"))
     assert with_ring.cocked and with_ring.face is None
-    assert not without.cocked and without.confidence >= 0.9
+    assert not without.cocked and without.face is not None and without.confidence >= 0.85
 
 
 def test_the_ring_probe_sees_the_cocked_die_the_ring_look_flags():
@@ -132,7 +136,7 @@ def test_the_ring_probe_sees_the_cocked_die_the_ring_look_flags():
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     import ring_probe
 
-    faces = ring_probe.faces_of(("pips", 102, 53, [ring_look.RADIUS]))
+    faces = ring_probe.faces_of(("pips", RINGED[1], RINGED[0], [ring_look.RADIUS]))
     cocked = [(odds, s) for truth, odds, (s,) in faces if truth == "cocked"]
     assert any(
         odds >= ring_look.DOUBT["pips"] and s >= ring_look.SURE["pips"] for odds, s in cocked
@@ -146,11 +150,11 @@ def test_the_ring_probe_sees_the_cocked_die_the_ring_look_flags():
 
 def test_the_ring_asks_the_other_networks_only_what_may_decide_it(monkeypatch):
     """The ring's crops that cannot end at SURE "cocked" keep the first network's reading (the
-    others' cost most of a ring): scene 53 of pips seed 102 reads the same as with every crop
+    others' cost most of a ring): the ringed scene (RINGED) reads the same as with every crop
     read by every network, for fewer crops shown to them."""
     from vision.learned import runtime
 
-    scene = benchmark_scene("pips", 53, 102)
+    scene = benchmark_scene("pips", *RINGED)
     shown = []
     calibrated = runtime._calibrated
 

@@ -13,8 +13,10 @@ line: at 0.95, 4 cocked dice and 1 flat die on its seeds 95-100 (rule 127; bench
 Only faces the classifier already gives DOUBT odds of "cocked" are looked at: about one face in
 ten, 8 crops each (a ring costs about 3.5 ms on one thread). Strike's from 0.05, where its ring
 caught the same dice on its read seeds: from 0.02 its speed frames took 22-25 ms instead of 19
-(rule 128). read_learned.py runs it last, after every other look. The kinds that take it are
-SURE's.
+(rule 128). Pips' from 0.05 too since session 67 (rule 201): on its read seeds 212-215 the ring
+called none of the 775 faces at 0.02-0.05 cocked, at 8 crops each; fresh seeds 220-223 read 122
+errors to 121, the cocked dice and sure faces the same, and its 24 speed frames 2-3 ms faster.
+read_learned.py runs it last, after every other look. The kinds that take it are SURE's.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from vision.learned.classes import COCKED, kind_classes
 from vision.learned.detector import Found
 
 # the classifier's odds of "cocked" from which a face is looked at from around...
-DOUBT = {"pips": 0.02, "detrak": 0.02, "strike": 0.05}
+DOUBT = {"pips": 0.05, "detrak": 0.02, "strike": 0.05}
 RADIUS = 0.4  # ...by crops this many sides aside...
 RING = 8  # ...in this many directions...
 # ...and called cocked when at least TWO of them read "cocked" this sure
