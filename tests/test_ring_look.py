@@ -28,7 +28,9 @@ def _ring_reads(names, sure_sides):
     def read_crops(crops, kind, needed=None):
         given.append(len(crops))
         rows = [
-            _row(names, COCKED, 0.9) if k % ring_look.RING < sure_sides else _row(names, 3, 0.9)
+            _row(names, COCKED, 0.9)
+            if k % ring_look.RING < sure_sides
+            else _row(names, names[2], 0.9)
             for k in range(len(crops))
         ]
         return np.stack(rows)
