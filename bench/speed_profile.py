@@ -1,11 +1,11 @@
 """Where a speed frame's time goes: each network's forward passes, by network and batch, and the
 rest (a tool, not a test: run it, read it).
 
-    .venv/bin/python bench/speed_profile.py [--kinds pips,strike,detrak] [--rounds 10]
+    .venv/bin/python bench/speed_profile.py [--kinds pips,strike,detrak] [--rounds 10] [--frames 4]
 
 bench_vision.py's speed figure is one number, and this machine's minutes move it by a third
 (docs/vision.md, "Where it stands"); deciding what to make faster needs its parts, on the same
-four 1280 x 960 frames of 20 dice, one thread. Every network the reader loads is wrapped so that
+1280 x 960 frames of 20 dice (the first four, or --frames N of the bench's 24), one thread. Every network the reader loads is wrapped so that
 each forward pass is timed (the readings are read()'s own); what is not a forward pass (crops,
 resizing, the detector's looks' bookkeeping, Strike's arena) is the rest. On a Pi this says
 which part its OpenCV runs slowest. Sessions 32-38 each wrote this in /tmp and lost it.
@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import speed_frames  # noqa: E402
+from bench_vision import SPEED_FRAMES, speed_frames  # noqa: E402
 
 from vision import read  # noqa: E402
 from vision.learned import axis, detector, onnx_net, refine, runtime  # noqa: E402
@@ -63,9 +63,10 @@ def timing_networks(spent: dict) -> None:
         module.read_onnx = load
 
 
-def profile(kind: str, rounds: int, spent: dict) -> float:
-    """Mean ms a speed frame over `rounds` rounds of the four frames; `spent` holds the passes."""
-    frames = speed_frames(kind)
+def profile(kind: str, rounds: int, spent: dict, n: int = 4) -> float:
+    """Mean ms a speed frame over `rounds` rounds of the first `n` frames; `spent` holds the
+    passes."""
+    frames = speed_frames(kind, n)
     for image in frames:
         read(image, kind)  # (loads the networks, warms the caches)
     spent.clear()
@@ -73,7 +74,7 @@ def profile(kind: str, rounds: int, spent: dict) -> float:
     for _ in range(rounds):
         for image in frames:
             read(image, kind)
-    return (time.perf_counter() - t) * 1000 / (4 * rounds)
+    return (time.perf_counter() - t) * 1000 / (len(frames) * rounds)
 
 
 def report(kind: str, total: float, spent: dict, frames: int) -> None:
@@ -93,14 +94,17 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--kinds", default="pips,strike,detrak")
     p.add_argument("--rounds", type=int, default=10)
+    p.add_argument(
+        "--frames", type=int, default=4, help=f"speed frames (the bench's figure: {SPEED_FRAMES})"
+    )
     a = p.parse_args()
     cv2.setNumThreads(1)
     spent: dict = defaultdict(list)
     timing_networks(spent)
-    print(f"OpenCV {cv2.__version__}, one thread, bench_vision's four speed frames")
+    print(f"OpenCV {cv2.__version__}, one thread, bench_vision's first {a.frames} speed frames")
     for kind in a.kinds.split(","):
-        total = profile(kind, a.rounds, spent)
-        report(kind, total, spent, 4 * a.rounds)
+        total = profile(kind, a.rounds, spent, a.frames)
+        report(kind, total, spent, a.frames * a.rounds)
     return 0
 
 
