@@ -11,7 +11,7 @@ Nothing in a frame says where that point is, but the flat dice the classifier al
 surely do: turned by the right point, their side faces fall where it expects them and it reads
 them surer. So the point is searched among CANDIDATES, scored on those dice only. Dice it calls
 cocked have no say: a cocked die "explained" by a chosen point would be read flat, a guess.
-The search (10 to 60 ms) runs only on frames whose dice shrink across the frame as an oblique
+The search (10 to 80 ms) runs only on frames whose dice shrink across the frame as an oblique
 view makes them (SHRINK), and the point found is kept only if it reads the sure dice clearly
 better (GAIN); a camera above the table keeps its centre.
 
