@@ -98,10 +98,11 @@ def calibrate(logits_fn, a, hard: bool, log) -> tuple[dict, dict]:
 
 
 def onnx_logits(path: Path):
-    """The logits of an exported network run by cv2.dnn, as the product runs it, batch by batch."""
-    import cv2
+    """The logits of an exported network run by cv2.dnn, as the product runs it (read_onnx: its
+    engine, and float16 weights widened where the OpenCV cannot read them), batch by batch."""
+    from .onnx_net import read_onnx
 
-    net = cv2.dnn.readNetFromONNX(str(path))
+    net = read_onnx(Path(path))
 
     def logits_fn(blob):
         out = []
