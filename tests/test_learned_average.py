@@ -99,7 +99,7 @@ def test_the_command_writes_the_child_s_recipe_with_the_average(tmp_path, capsys
     _network(tmp_path / "a.onnx", _weights(rng))
     _network(tmp_path / "b.onnx", _weights(rng))
     (tmp_path / "b.json").write_text(json.dumps({"temperatures": {"detrak": 1.4}, "epochs": 3}))
-    out = tmp_path / "m.onnx"
+    out = tmp_path / "soup" / "m.onnx"  # (a folder not made yet: made)
     assert main([str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx"), "--out", str(out)]) == 0
     meta = json.loads(out.with_suffix(".json").read_text())
     assert meta["epochs"] == 3 and meta["temperatures"] == {"detrak": 1.4}
@@ -107,6 +107,22 @@ def test_the_command_writes_the_child_s_recipe_with_the_average(tmp_path, capsys
     assert "temperatures to refit" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main([str(tmp_path / "missing.onnx"), str(tmp_path / "b.onnx"), "--out", str(out)])
+
+
+def test_the_parent_s_temperatures_are_kept_when_asked(tmp_path, capsys):
+    rng = np.random.default_rng(6)
+    _network(tmp_path / "a.onnx", _weights(rng))
+    _network(tmp_path / "b.onnx", _weights(rng))
+    (tmp_path / "b.json").write_text(json.dumps({"temperatures": {"strike": 1.42}}))
+    out, args = tmp_path / "m.onnx", [str(tmp_path / "a.onnx"), str(tmp_path / "b.onnx")]
+    with pytest.raises(SystemExit):  # the parent has no .json: said, not the child's kept
+        main([*args, "--out", str(out), "--parent-temperatures"])
+    assert "a.json" in capsys.readouterr().err
+    (tmp_path / "a.json").write_text(json.dumps({"temperatures": {"strike": 1.7763}}))
+    assert main([*args, "--out", str(out), "--parent-temperatures"]) == 0
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["temperatures"] == {"strike": 1.7763} and meta["averaged"]["alpha"] == 0.5
+    assert "the parent's temperatures" in capsys.readouterr().out
 
 
 def _halved_network(path, names: tuple[str, str], fc: np.ndarray, fb: np.ndarray, extra=None):

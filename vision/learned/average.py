@@ -11,7 +11,8 @@ networks trained apart have unrelated weights even with the same layers.
     .venv/bin/python -m vision.learned.train --recalibrate --kinds K --name NAME --out DIR
 
 The averaged network's temperatures are the child's until `--recalibrate` fits them again (the
-second command); its .json is the child's with the average added. Needs the `onnx` package (the
+second command), or the parent's with `--parent-temperatures` (how every average kept since
+session 55 reads); its .json is the child's with the average added. Needs the `onnx` package (the
 train and dev extras); the product only reads the result.
 """
 
@@ -53,6 +54,7 @@ def average(parent: Path, child: Path, out: Path, alpha: float = 0.5) -> int:
         mean = (1 - alpha) * x.astype(np.float32) + alpha * y.astype(np.float32)
         a.graph.initializer[i].CopyFrom(numpy_helper.from_array(mean.astype(x.dtype), tensor.name))
         averaged += 1
+    out.parent.mkdir(parents=True, exist_ok=True)  # (a new soup's folder: DIR/NAME.onnx)
     onnx.save(a, str(out))
     return averaged
 
@@ -112,13 +114,22 @@ def _places(model) -> dict[str, tuple[int, int]]:
     return out
 
 
-def write_meta(parent: Path, child: Path, out: Path, alpha: float) -> Path:
+def write_meta(
+    parent: Path, child: Path, out: Path, alpha: float, parent_temperatures: bool = False
+) -> Path:
     """The child's .json beside `out` (its recipe names the parent it was trained from), with
     the average added: the runtime reads the temperatures there, which stay the child's until
-    train.py --recalibrate."""
+    train.py --recalibrate, or are the parent's with `parent_temperatures`. Every first network
+    kept since session 55 reads at its parent's (rules 141-195): the average's own fit on
+    the calibration crops asks more of it than the gates did."""
     meta_in = child.with_suffix(".json")
     meta = json.loads(meta_in.read_text()) if meta_in.is_file() else {}
     meta["averaged"] = {"parent": str(parent), "child": str(child), "alpha": alpha}
+    if parent_temperatures:
+        meta_parent = parent.with_suffix(".json")
+        if not meta_parent.is_file():
+            raise ValueError(f"expected the parent's temperatures in {meta_parent}: no such file")
+        meta["temperatures"] = json.loads(meta_parent.read_text())["temperatures"]
     path = out.with_suffix(".json")
     path.write_text(json.dumps(meta, indent=1) + "\n")
     return path
@@ -130,16 +141,22 @@ def main(argv=None) -> int:
     p.add_argument("child", type=Path, help="the network trained further (ONNX)")
     p.add_argument("--alpha", type=float, default=0.5, help="the child's share (default 0.5)")
     p.add_argument("--out", type=Path, required=True, help="the averaged network (ONNX)")
+    p.add_argument(
+        "--parent-temperatures",
+        action="store_true",
+        help="keep the parent's temperatures (its .json) instead of the child's",
+    )
     a = p.parse_args(argv)
     for path in (a.parent, a.child):
         if not path.is_file():
             p.error(f"expected an exported classifier (ONNX file), {path} is not a file")
     try:
         n = average(a.parent, a.child, a.out, a.alpha)
+        meta = write_meta(a.parent, a.child, a.out, a.alpha, a.parent_temperatures)
     except ValueError as e:
         p.error(str(e))
-    meta = write_meta(a.parent, a.child, a.out, a.alpha)
-    print(f"{a.out}: {n} weight tensors averaged (alpha {a.alpha}); {meta}: temperatures to refit")
+    kept = "the parent's temperatures" if a.parent_temperatures else "temperatures to refit"
+    print(f"{a.out}: {n} weight tensors averaged (alpha {a.alpha}); {meta}: {kept}")
     return 0
 
 
