@@ -46,8 +46,8 @@ MEAN, SCALE = 128.0, 1 / 64.0  # input = (BGR - MEAN) * SCALE
 
 
 def build_model(width: float = 1.0):
-    """The detector; `width` scales every layer's channels (0.75 runs in 0.6 of the time under
-    OpenCV here: docs/vision-history.md, "Session 68")."""
+    """The detector; `width` scales every layer's channels (0.75 runs in two thirds of the time
+    under OpenCV here: docs/vision-history.md, "Session 68")."""
     import torch
     import torch.nn as nn
 
@@ -233,8 +233,7 @@ def train(
             if guide is not None:
                 with torch.no_grad():
                     taught = guide(xt)
-                share = teacher_share
-                loss = (1 - share) * loss + share * teacher_loss(out, taught, t, m)
+                loss = (1 - teacher_share) * loss + teacher_share * teacher_loss(out, taught, t, m)
             opt.zero_grad()
             loss.backward()
             opt.step()
