@@ -150,6 +150,8 @@ def main(argv=None) -> int:
     for path in (a.parent, a.child):
         if not path.is_file():
             p.error(f"expected an exported classifier (ONNX file), {path} is not a file")
+    if a.parent_temperatures and not a.parent.with_suffix(".json").is_file():  # (before writing)
+        p.error(f"expected the parent's temperatures in {a.parent.with_suffix('.json')}: no file")
     try:
         n = average(a.parent, a.child, a.out, a.alpha)
         meta = write_meta(a.parent, a.child, a.out, a.alpha, a.parent_temperatures)
