@@ -125,11 +125,8 @@ def write_meta(
     meta_in = child.with_suffix(".json")
     meta = json.loads(meta_in.read_text()) if meta_in.is_file() else {}
     meta["averaged"] = {"parent": str(parent), "child": str(child), "alpha": alpha}
-    if parent_temperatures:
-        meta_parent = parent.with_suffix(".json")
-        if not meta_parent.is_file():
-            raise ValueError(f"expected the parent's temperatures in {meta_parent}: no such file")
-        meta["temperatures"] = json.loads(meta_parent.read_text())["temperatures"]
+    if parent_temperatures:  # (main refuses a parent without its .json before anything is written)
+        meta["temperatures"] = json.loads(parent.with_suffix(".json").read_text())["temperatures"]
     path = out.with_suffix(".json")
     path.write_text(json.dumps(meta, indent=1) + "\n")
     return path

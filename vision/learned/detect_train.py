@@ -333,7 +333,7 @@ def main(argv=None) -> int:
         args.max_lr,
         args.width,
         args.teacher,
-        args.teacher_share if args.teacher else 0.0,
+        args.teacher_share,
     )
     figures = {"seed": args.seed, "patches": int(len(data.images))}
     for name in ("tilted", "init", "max_lr", "width", "teacher"):
