@@ -35,6 +35,7 @@ from .detect_data import (
     joined,
     photoreal_patches,
 )
+from .detect_slim import SAMPLE, slimmed_detector
 
 MODELS = Path(__file__).parent / "models"
 ONNX_NAME = "dice.onnx"
@@ -45,9 +46,9 @@ COCKED_WEIGHT = 3.0  # cocked dice are few (about one a scene) and must all be f
 MEAN, SCALE = 128.0, 1 / 64.0  # input = (BGR - MEAN) * SCALE
 
 
-def build_model(width: float = 1.0):
+def build_model(width: float = 1.0, channels: tuple[int, int, int, int] | None = None):
     """The detector; `width` scales every layer's channels (0.75 runs in two thirds of the time
-    under OpenCV here: docs/vision-history.md, "Session 68")."""
+    under OpenCV here: docs/vision-history.md, "Session 68"), or `channels` gives them."""
     import torch
     import torch.nn as nn
 
@@ -58,7 +59,7 @@ def build_model(width: float = 1.0):
             nn.ReLU(inplace=True),
         )
 
-    a, b, c, d = (max(4, round(ch * width)) for ch in CHANNELS)
+    a, b, c, d = channels or (max(4, round(ch * width)) for ch in CHANNELS)
 
     class Detector(nn.Module):
         def __init__(self):
@@ -172,7 +173,10 @@ def from_onnx(path) -> object:
     graph = onnx.load(str(path)).graph
     weight = exported_weights(graph)
     convs = [n for n in graph.node if n.op_type == "Conv"]
-    model = build_model()
+    if len(convs) < 7:
+        raise ValueError(f"{path}: expected a detector of 10 convolutions, found {len(convs)}")
+    widths = [len(weight(convs[i].input[1])) for i in (0, 2, 4, 6)]  # (a slimmed one is narrower)
+    model = build_model(channels=tuple(widths))
     blocks = [m for m in model.modules() if isinstance(m, nn.Sequential) and len(m) == 3]
     blocks = [b for b in blocks if isinstance(b[1], nn.BatchNorm2d)]
     if len(convs) != len(blocks) + 1 or any(len(n.input) < 3 for n in convs):
@@ -193,6 +197,20 @@ def from_onnx(path) -> object:
     return model
 
 
+def _start(data: Patches, init, width: float, slim: float | None, seed: int):
+    """The network training starts from: built anew, or `init`'s, slimmed on a sample of the
+    patches (detect_slim.py)."""
+    if not init:
+        return build_model(width)
+    model = from_onnx(init)
+    if slim is None:
+        return model
+    rng = np.random.default_rng([seed, 43])
+    idx = np.sort(rng.choice(len(data.images), min(SAMPLE, len(data.images)), replace=False))
+    x = (data.images[idx].astype(np.float32) - MEAN) * SCALE
+    return slimmed_detector(model, slim, x.transpose(0, 3, 1, 2))
+
+
 def train(
     data: Patches,
     epochs: int,
@@ -204,15 +222,17 @@ def train(
     width: float = 1.0,
     teacher=None,
     teacher_share: float = 0.0,
+    slim: float | None = None,
 ):
-    """A new detector, or the exported one at `init` trained further; with `teacher` (an
-    exported detector), its loss is `teacher_share` of teacher_loss and the rest loss_fn."""
+    """A new detector, or the exported one at `init` trained further (first slimmed to `slim`
+    of its channels, if given); with `teacher` (an exported detector), its loss is
+    `teacher_share` of teacher_loss and the rest loss_fn."""
     import torch
 
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
-    model = from_onnx(init) if init else build_model(width)
+    model = _start(data, init, width, slim, seed)
     guide = from_onnx(teacher).eval() if teacher else None
     opt = torch.optim.AdamW(model.parameters(), lr=max_lr, weight_decay=1e-4)
     batch = 32
@@ -296,6 +316,9 @@ def main(argv=None) -> int:
     p.add_argument("--init", type=Path, help="an exported detector to train further")
     p.add_argument("--max-lr", type=float, default=3e-3, help="the one-cycle schedule's peak")
     p.add_argument("--width", type=float, default=1.0, help="every layer's channels scaled")
+    p.add_argument(
+        "--slim", type=float, help="with --init: keep this share of each layer's channels"
+    )
     p.add_argument("--teacher", type=Path, help="an exported detector whose maps are taught")
     p.add_argument(
         "--teacher-share", type=float, default=0.8, help="the teacher's share of the loss"
@@ -304,6 +327,10 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if not 0.0 < args.width <= 2.0 or (args.init and args.width != 1.0):
         p.error(f"--width: expected a scale in (0, 2] and no --init, got {args.width}")
+    if args.slim is not None and (not args.init or not 0.0 < args.slim <= 1.0):
+        p.error(
+            f"--slim: expected a share in (0, 1] of an --init detector's channels, got {args.slim}"
+        )
     if not 0.0 <= args.teacher_share <= 1.0:
         p.error(f"--teacher-share: expected a share in [0, 1], got {args.teacher_share}")
     if args.teacher and not args.teacher.is_file():
@@ -334,9 +361,10 @@ def main(argv=None) -> int:
         args.width,
         args.teacher,
         args.teacher_share,
+        args.slim,
     )
     figures = {"seed": args.seed, "patches": int(len(data.images))}
-    for name in ("tilted", "init", "max_lr", "width", "teacher"):
+    for name in ("tilted", "init", "max_lr", "width", "teacher", "slim"):
         if getattr(args, name) != p.get_default(name):
             path = name in ("init", "teacher")
             figures[name] = str(getattr(args, name)) if path else getattr(args, name)
