@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")  # the train extra: CI has no torch, the tr
 pytest.importorskip("onnx")
 
 from vision.learned.detect_slim import slimmed_detector  # noqa: E402
-from vision.learned.detect_train import export, from_onnx, main  # noqa: E402
+from vision.learned.detect_train import build_model, export, from_onnx, main  # noqa: E402
 
 DETECTOR = Path(__file__).parents[1] / "vision" / "learned" / "models" / "dice.onnx"
 
@@ -71,8 +71,6 @@ def test_an_exported_slim_detector_is_read_back_at_its_own_width(tmp_path):
 
 
 def test_a_detector_with_batch_norms_is_refused():
-    from vision.learned.detect_train import build_model
-
     with pytest.raises(ValueError, match="batch norm"):
         slimmed_detector(build_model(), 0.75, _patches(n=1))
 

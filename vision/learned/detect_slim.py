@@ -17,7 +17,7 @@ import copy
 
 import numpy as np
 
-from .slim import kept_channels
+from .slim import conv_part, kept_channels
 
 SAMPLE = 512  # training patches the activations are measured on
 
@@ -79,26 +79,18 @@ def slimmed_detector(model, keep: float, sample: np.ndarray):
             reads += w.sum(dim=(0, 2, 3)).numpy()
         kept[name] = kept_channels(means[name] * reads, keep)
     out = copy.deepcopy(model)
-    new = _convs(out) | {"head": out}
-    for name in (*blocks, "head"):
-        old = layers[name]
-        inputs = _input_channels(name, kept, readers, old.in_channels)
-        outputs = kept.get(name, np.arange(old.out_channels))
-        part = _conv_part(old, outputs, inputs)
-        if name == "head":
-            out.head = part
-        else:
-            new[name][0] = part
+    for name, block in _convs(out).items():
+        block[0] = conv_part(layers[name], kept[name], _input_channels(name, kept, readers))
+    heads = np.arange(model.head.out_channels)
+    out.head = conv_part(model.head, heads, _input_channels("head", kept, readers))
     return out
 
 
-def _input_channels(name: str, kept: dict, readers: dict, n_in: int) -> np.ndarray:
+def _input_channels(name: str, kept: dict, readers: dict) -> np.ndarray | None:
     """The input channels layer `name` keeps: the kept outputs of whatever it reads, each at
-    the place it is read (3 colours for the first layer)."""
+    the place it is read (None, all of them, for the first layer's colours)."""
     parts = [kept[src] + at for src, rs in readers.items() for r, at in rs if r == name]
-    if not parts:
-        return np.arange(n_in)
-    return np.sort(np.concatenate(parts))
+    return np.sort(np.concatenate(parts)) if parts else None
 
 
 def _mean_outputs(model, blocks: dict, x) -> dict:
@@ -119,23 +111,3 @@ def _mean_outputs(model, blocks: dict, x) -> dict:
         for h in hooks:
             h.remove()
     return means
-
-
-def _conv_part(conv, outputs: np.ndarray, inputs: np.ndarray):
-    """`conv` reduced to the given output and input channels (stride, padding and dilation kept)."""
-    import torch.nn as nn
-
-    w = conv.weight.data[outputs][:, inputs]
-    part = nn.Conv2d(
-        len(inputs),
-        len(outputs),
-        conv.kernel_size,
-        conv.stride,
-        conv.padding,
-        conv.dilation,
-        bias=conv.bias is not None,
-    )
-    part.weight.data = w.clone()
-    if conv.bias is not None:
-        part.bias.data = conv.bias.data[outputs].clone()
-    return part

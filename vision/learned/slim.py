@@ -46,7 +46,7 @@ def slimmed(model, keep: float, sample: np.ndarray, whole: int = 0):
         weight = reader.weight.detach().abs()
         reads = weight.sum(dim=tuple(d for d in range(weight.dim()) if d != 1)).numpy()
         kept = kept_channels(means[n] * reads, 1.0 if n < whole else keep)
-        out[i] = _conv_part(layers[i], kept, before)
+        out[i] = conv_part(layers[i], kept, before)
         before = kept
     linear = layers[last]
     out[last] = nn.Linear(len(before), linear.out_features)
@@ -69,13 +69,24 @@ def _mean_activations(model, convs: list[int], x) -> list[np.ndarray]:
     return means
 
 
-def _conv_part(conv, kept: np.ndarray, before: np.ndarray | None):
+def conv_part(conv, outputs: np.ndarray, inputs: np.ndarray | None = None):
+    """`conv` reduced to the given output channels and input channels (all of them if None),
+    its stride, padding and dilation kept (the classifier's and the detector's slimming)."""
     import torch.nn as nn
 
-    w = conv.weight.data[kept]
-    if before is not None:
-        w = w[:, before]
-    part = nn.Conv2d(w.shape[1], w.shape[0], w.shape[2], padding=conv.padding)
+    w = conv.weight.data[outputs]
+    if inputs is not None:
+        w = w[:, inputs]
+    part = nn.Conv2d(
+        w.shape[1],
+        w.shape[0],
+        conv.kernel_size,
+        conv.stride,
+        conv.padding,
+        conv.dilation,
+        bias=conv.bias is not None,
+    )
     part.weight.data = w.clone()
-    part.bias.data = conv.bias.data[kept].clone()
+    if conv.bias is not None:
+        part.bias.data = conv.bias.data[outputs].clone()
     return part
