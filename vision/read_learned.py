@@ -62,12 +62,18 @@ CAPPED_KINDS = ("detrak", "strike")
 # instead of 202; Strike's with 193 instead of 186, Détrak's 182 instead of 171 (rules 159-160)
 HINTED_PX = {"pips": 12.5}
 # the kinds whose oblique photos take the point below the camera from the flat dice's side
-# faces (vision/learned/axis.py: Strike since session 26, pips since 27), when it lies AXIS_FAR
-# frame lengths or more from the centre; nearer, or for Détrak, the searches of nadir.py
-AXIS_KINDS = ("strike", "pips")
+# faces (vision/learned/axis.py: Strike since session 26, pips since 27, Détrak since rule 212),
+# when it lies AXIS_FAR frame lengths or more from the centre; nearer, the searches of nadir.py.
+# Détrak's fit is taken from 3 dice, agreeing or not: its fresh seeds 251-252 read 106 -> 88
+# errors and 254 -> 259 of 284 cocked dice flagged, 39 never-read oblique renders 30 -> 22 errors
+# (session 70: on 43 renders already read, the true point took errors and missed cocked dice
+# from 41 to 17)
+AXIS_KINDS = ("strike", "pips", "detrak")
 AXIS_FAR = 0.12
-# ...and whose fit of 3 dice, or of dice that do not agree, is taken where it reads the sure
-# dice clearly better than the centre (Strike since session 48, pips since 49)
+# ...and whose fit of 3 dice, or of dice that do not agree, is taken only where it reads the sure
+# dice clearly better than the centre (Strike since session 48, pips since 49). Taking it
+# unchecked read their fresh renders and seeds no better (rule 211: pips 24 -> 23 and 89 -> 93
+# errors, Strike the same)
 CHECKED_FIT_KINDS = ("strike", "pips")
 # the kinds which, when no point is found so, fit every find the classifier sees a die in, the
 # ones read cocked too (nadir.every_find_point; Détrak and pips since session 49: their oblique
@@ -139,10 +145,11 @@ def _learned_dice(
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
     """The point below the camera, when the frame may be an oblique photo (a die would be
     reported cocked) and a point off the centre reads the sure flat dice better: the axis fit's
-    (AXIS_KINDS; for CHECKED_FIT_KINDS also one of 3 dice or that its dice do not agree on, if
-    it reads them better), else vision/learned/nadir.py's searches (first a direction the dice's
-    sizes agree with; for EVERY_FIND_KINDS then the fit of every find, if it reads them better;
-    then the older search where a sure flat find reads cocked); else None, the frame's centre.
+    (AXIS_KINDS, of 3 dice or more, agreeing or not; for CHECKED_FIT_KINDS one its dice do not
+    agree on only if it reads them better), else vision/learned/nadir.py's searches (first a
+    direction the dice's sizes agree with; for EVERY_FIND_KINDS then the fit of every find, if it
+    reads them better; then the older search where a sure flat find reads cocked); else None,
+    the frame's centre.
     (A find the detector half calls cocked but the classifier reads flat does not start it: two
     of the four Strike speed scenes have one, and the search costs 20 ms.)"""
     names = kind_classes(kind)
@@ -166,9 +173,10 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         fit = axis.fit_off_centre(frame, dice, AXIS_FAR, kind)
         if fit is not None:
             below, agreed = fit
-            if agreed or (
-                kind in CHECKED_FIT_KINDS
-                and reads_better(frame.shape, found, read_faces, surely, below)
+            if (
+                agreed
+                or kind not in CHECKED_FIT_KINDS
+                or reads_better(frame.shape, found, read_faces, surely, below)
             ):
                 return below
 
