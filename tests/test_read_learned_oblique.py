@@ -2,7 +2,8 @@
 `_oblique_view`): the axis fit's point when the dice agree on it; for Strike and pips a point of
 too few or disagreeing dice only when it reads the sure dice clearly better than the centre
 (session 48), for Détrak such a point as it is (rule 212); where the sure dice are too few, for
-EVERY_FIND_KINDS a fit of every find, checked on them all (session 49). Made-up finds and classifier: the crop of a die is the point it is turned about."""
+EVERY_FIND_KINDS a fit of every find, checked on them all (session 49). Made-up finds and
+classifier: the crop of a die is the point it is turned about."""
 
 from __future__ import annotations
 
