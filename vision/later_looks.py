@@ -290,8 +290,11 @@ def _best_of(frame, moves: list[list[Found]], kind: str, below) -> list[tuple[Fo
 def _axis_point(frame: np.ndarray, found: list[Found], p: np.ndarray, names: tuple, kind: str):
     """The axis network's point below the camera, from the sure flat finds read as faces, for
     the look further out alone (Détrak: of the 14 flat dice of seed 1's oblique photos it
-    reported cocked, 1 lay in a frame its searches placed a point for; and all crops read about
-    the axis network's point lost flat dice on Blender photos, session 27)."""
+    reported cocked, 1 lay in a frame its searches placed a point for). Since rule
+    212 Détrak's oblique view tries the axis fit first, of the finds read as anything but a
+    print, and turns every crop about it; this one is for the frames where that gave none: the
+    finds read as faces alone, and only a fit they agree on (the offsets are read once a frame,
+    axis.one_frame, so it costs a fit, not a network)."""
     best = p.argmax(axis=1)
     dice = [
         (f.x, f.y, f.size)
