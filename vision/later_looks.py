@@ -293,8 +293,8 @@ def _axis_point(frame: np.ndarray, found: list[Found], p: np.ndarray, names: tup
     reported cocked, 1 lay in a frame its searches placed a point for). Since rule
     212 Détrak's oblique view tries the axis fit first, of the finds read as anything but a
     print, and turns every crop about it; this one is for the frames where that gave none: the
-    finds read as faces alone, and only a fit they agree on (the offsets are read once a frame,
-    axis.one_frame, so it costs a fit, not a network)."""
+    finds read as faces alone, and only a fit they agree on (axis.one_frame keeps the offsets
+    of finds already read there, so a find the later looks did not move costs no network)."""
     best = p.argmax(axis=1)
     dice = [
         (f.x, f.y, f.size)
