@@ -195,3 +195,26 @@ def test_the_directions_read_first_give_the_same_point_as_reading_all_eight():
         taken += got is not None
         fewer += len(calls) < 9
     assert taken >= 30 and fewer >= 300, (taken, fewer)  # both paths were taken
+
+
+def test_a_centre_read_so_surely_that_no_point_can_gain_sends_for_no_other_reading():
+    """Where the centre reads the sure dice within GAIN of certainty (a camera above the table
+    whose frame a misread die sent to the search), no point can come under the bar: the
+    searches answer without reading any (a Strike speed frame's 96 crops, 50-80 ms, session
+    71), and give what reading them would have."""
+    found = _grid(lambda x, y: 40 - 0.012 * x)  # dice shrinking across: the search runs
+    points = []
+
+    def read_faces(idx, below, over=None):
+        if below is not None:
+            points.append(below)
+        return np.full(len(idx), 0.999 if below is None else 0.5)
+
+    surely = range(len(found))
+    assert find_nadir(SHAPE, found, read_faces, surely) is None
+    assert toward_larger_dice(SHAPE, _grid(lambda x, y: 26 + 0.012 * x), read_faces, surely) is None
+    assert not reads_better(SHAPE, found, read_faces, surely, _towards(0))
+    assert points == []
+    # a centre short of certainty by more than GAIN is still searched
+    unsure = _classifier(_towards(0, 0.5), sharp=3000.0)
+    assert find_nadir(SHAPE, found, unsure, surely) == _towards(0, 0.5)

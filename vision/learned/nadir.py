@@ -49,6 +49,9 @@ RATIO = 0.5  # ...the most cost, against the centre's, of the direction taken
 LEAST_GAIN = 0.01  # ...and the least gain in cost
 AGREE = 45.0  # ...the most degrees between it and the direction in which the dice grow
 CHECKED_RATIO = 0.75  # a point given by a fit: the most cost, against the centre's, to take it
+# the least cost any point can read the dice with: a mean of -log(p), p at most 1 but for float32
+# rounding; a bar under it is one no point can come under, and is not read against
+LEAST_POSSIBLE = -1e-6
 
 
 def looks_oblique(found: Sequence[Found], shape: tuple) -> bool:
@@ -99,6 +102,8 @@ def toward_larger_dice(
     step = 360.0 / DIRECTIONS
     grows = math.degrees(math.atan2(slope[2], slope[1]))
     centre, costs = _cost(read_faces(anchors, None)), {}
+    if _bar(centre, RATIO) < LEAST_POSSIBLE:
+        return None
     agreeing = [k for k in range(DIRECTIONS) if _apart(k * step, grows) <= AGREE]
     for k in agreeing:
         costs[k] = cost(at(k * step), _bar(centre, RATIO))
@@ -137,6 +142,8 @@ def reads_better(
     if len(anchors) < 3:
         return False
     centre = _cost(read_faces(anchors, None))
+    if _bar(centre, CHECKED_RATIO) < LEAST_POSSIBLE:
+        return False
     there = _cost(read_faces(anchors, below, _bar(centre, CHECKED_RATIO)))
     return _clearly_better(centre, there, CHECKED_RATIO)
 
@@ -210,7 +217,9 @@ def find_nadir(
     the centre, read already). `over`: a cost (`_cost`) the search's answer does not change
     above; where the first network's reading shows the dice cannot come under it (least_cost
     of the most the route's others could make of each), the reading may be that network's
-    alone, whose cost is as far over (session 67: the others read most of a search's crops)."""
+    alone, whose cost is as far over (session 67: the others read most of a search's crops).
+    A centre that reads them within GAIN of certainty cannot be beaten, and nothing is read
+    (session 71: a camera above the table whose one misread die sends it here)."""
     h, w = shape[:2]
     cx, cy = (w - 1) / 2, (h - 1) / 2
     anchors = _farthest(shape, found, surely, ANCHORS)
@@ -218,6 +227,8 @@ def find_nadir(
         return None
 
     best, best_cost = None, _cost(read_faces(anchors, None)) - GAIN
+    if best_cost < LEAST_POSSIBLE:  # the centre reads them so surely that no point can gain
+        return None
     length = max(h, w)
     for r in RADII:
         for k in range(DIRECTIONS):
