@@ -32,7 +32,7 @@ from vision.find_report import (
     reported_cocked,
     reported_face,
 )
-from vision.learned import axis, crop_die, detector, probabilities
+from vision.learned import crop_die, detector, probabilities
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.crops import reach, to_input
 from vision.learned.detector import Found
@@ -71,13 +71,12 @@ DOUBTED_FACE = 0.1
 DOUBTED_COCKED = 0.5  # ...and reported cocked when read there with "cocked" this sure
 MIRRORED_DOUBTS = ("detrak",)  # ...the crop and its mirror averaged (pips: worse; Strike: same)
 # look_outward: the kinds whose flat dice an oblique photo shows reported cocked are looked at
-# further out (session 33: pips; Détrak too with the axis network's point where its searches
-# found none; Strike gained nothing), in frames whose point below the camera lies OUTWARD_OFF
+# further out (session 33: pips, then Détrak; Strike gained nothing), in frames whose point below
+# the camera (read_learned's oblique view) lies OUTWARD_OFF
 # frame lengths or more off the centre (nearer, a photo from above whose point is a guess), at
 # finds OUTWARD_REACH or more from it (nearer, cocked dice read as faces), OUTWARD die sides
 # further, and taken there when read this sure with "cocked" under this
 OUTWARD_KINDS = ("pips", "detrak")
-OUTWARD_AXIS_KINDS = ("detrak",)
 OUTWARD_OFF = 0.15
 OUTWARD_REACH = 0.4
 OUTWARD = (0.15, 0.3, 0.45)
@@ -219,7 +218,7 @@ def look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
     side toward the point below: the crop there reads cocked, about its top face flat (seed 1
     pips, session 33). Also the indices taken: their faces are asked (read_learned.learned_dice),
     since the reader first read those dice cocked."""
-    if kind not in OUTWARD_KINDS or (below is None and kind not in OUTWARD_AXIS_KINDS):
+    if kind not in OUTWARD_KINDS or below is None or reach(frame.shape, *below) < OUTWARD_OFF:
         return found, p, set()
     names = kind_classes(kind)
     cocked = [
@@ -228,10 +227,6 @@ def look_outward(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str
         if reported_cocked(f, row, names, kind)
     ]
     if not cocked:
-        return found, p, set()
-    if below is None and kind in OUTWARD_AXIS_KINDS:
-        below = _axis_point(frame, found, p, names, kind)
-    if below is None or reach(frame.shape, *below) < OUTWARD_OFF:
         return found, p, set()
     idx = [i for i in cocked if reach(frame.shape, found[i].x, found[i].y, below) >= OUTWARD_REACH]
     found, p, moved = list(found), p.copy(), set()
@@ -285,23 +280,6 @@ def _best_of(frame, moves: list[list[Found]], kind: str, below) -> list[tuple[Fo
         out.append((ms[best], rows[best]))
         start += len(ms)
     return out
-
-
-def _axis_point(frame: np.ndarray, found: list[Found], p: np.ndarray, names: tuple, kind: str):
-    """The axis network's point below the camera, from the sure flat finds read as faces, for
-    the look further out alone (Détrak: of the 14 flat dice of seed 1's oblique photos it
-    reported cocked, 1 lay in a frame its searches placed a point for). Since rule
-    212 Détrak's oblique view tries the axis fit first, of the finds read as anything but a
-    print, and turns every crop about it; this one is for the frames where that gave none: the
-    finds read as faces alone, and only a fit they agree on (axis.one_frame keeps the offsets
-    of finds already read there, so a find the later looks did not move costs no network)."""
-    best = p.argmax(axis=1)
-    dice = [
-        (f.x, f.y, f.size)
-        for f, b in zip(found, best, strict=True)
-        if not f.cocked and f.score >= detector.SURE and names[b] not in (NONE, COCKED)
-    ]
-    return axis.point_off_centre(frame, dice, OUTWARD_OFF, kind)
 
 
 def _around(f: Found) -> list[Found]:

@@ -156,22 +156,13 @@ def fitted_point(
     return (float(x), float(y)), bool(agreed)
 
 
-def point_off_centre(
-    frame: np.ndarray, dice: list, least: float, kind: str | None = None
-) -> tuple[float, float] | None:
-    """The point below the camera the flat dice (x, y, side) of `frame` agree on, when it lies
-    `least` frame lengths or more from the centre; else None: nearer, the centre (what the
-    classifier's crops are turned about by default) serves as well, and the fit's own error
-    (0.02-0.04 frame lengths on photos from above, bench/bench_below.py) would cost more."""
-    fit = fit_off_centre(frame, dice, least, kind)
-    return fit[0] if fit is not None and fit[1] else None
-
-
 def fit_off_centre(
     frame: np.ndarray, dice: list, least: float, kind: str | None = None
 ) -> tuple[tuple[float, float], bool] | None:
     """fitted_point's (point, agreed) for the flat dice (x, y, side) of `frame`, when the point
-    lies `least` frame lengths or more from the centre; else None (point_off_centre's why)."""
+    lies `least` frame lengths or more from the centre; else None: nearer, the centre (what the
+    classifier's crops are turned about by default) serves as well, and the fit's own error
+    (0.02-0.04 frame lengths on photos from above, bench/bench_below.py) would cost more."""
     if not available(kind) or len(dice) < LOOSE_DICE:
         return None
     fit = fitted_point([(x, y) for x, y, _ in dice], offsets(frame, dice, kind), frame.shape)
