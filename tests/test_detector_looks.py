@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.learned import detector
+from vision.learned import detector, pips_or_dice
 
 
 def test_a_look_that_sees_few_dice_too_small_to_see_looks_closer():
@@ -69,7 +69,7 @@ def test_the_arena_seen_as_one_die_does_not_hide_the_dice_in_it():
     dice = [(725, 749, 41), (562, 606, 40), (988, 446, 43), (701, 602, 41), (697, 552, 38)]
     near = _look(0.4, dice)
     far = _look(0.12, [(815, 618, 502), (982, 444, 59)])
-    assert detector._likeliest([near], [far]) is near
+    assert pips_or_dice.likeliest([near], [far]) is near
 
 
 def test_a_big_die_is_not_taken_for_its_pips():
@@ -77,8 +77,8 @@ def test_a_big_die_is_not_taken_for_its_pips():
     the die. The die is kept, and so it is when the near look finds the die itself too."""
     pips = [(400, 400, 35), (460, 340, 35), (340, 340, 35), (460, 460, 35), (340, 460, 35)]
     far = _look(0.1, [(400, 400, 200)])
-    assert detector._likeliest([_look(0.4, pips)], [far]) is far
-    assert detector._likeliest([_look(0.4, pips + [(400, 400, 190)])], [far]) is far
+    assert pips_or_dice.likeliest([_look(0.4, pips)], [far]) is far
+    assert pips_or_dice.likeliest([_look(0.4, pips + [(400, 400, 190)])], [far]) is far
 
 
 def test_no_look_at_a_good_size_keeps_the_one_that_sees_the_dice():

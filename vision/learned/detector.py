@@ -23,8 +23,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.learned.finds import Found, decode
+from vision.learned.finds import SURE, Found, decode
 from vision.learned.onnx_net import read_onnx
+from vision.learned.pips_or_dice import likeliest
 from vision.shrink import shrink
 
 MODELS = Path(__file__).parent / "models"
@@ -44,22 +45,18 @@ LARGEST = 200.0
 ALONE_PX = WANT_PX  # a second look seeing more than FEW sure dice at GOOD_PX[0] to this size is
 # made alone: the first look would see them ~1.7 times smaller, too small to be good or big...
 ALONE_SIZES = 1.5  # ...if no find is this many times their median size: a die whose pips they
-# may be (the first look judges that: _likeliest); rule 157
+# may be (the first look judges that: pips_or_dice.likeliest); rule 157
 SPECKS = 0.25  # a look shrinking the frame more than this makes 18 px dice specks of < 5 px
 FEW = 2  # sure finds so few that they may be a heap of tiny dice seen as one or two
 REFINE = 3  # looks at most after the first two
 MAX_INPUT_PX = 2_400_000  # the most input pixels a look may cost (4032 x 3024 frames;
 # with find_dice(..., whole=True) a frame over it may be looked at its own size: _most_scale)
 MAX_UPSCALE = 1.5
-SURE = 0.5  # heat of the finds whose sizes choose the scale
 NEAR_PX = 12.0  # a good look seeing its dice smaller than this, and an unsure find, has one
 # look nearer (session 22: a heap of small dice seen as one die is an unsure find)
 NEARER_SEES = (3, 1.5)  # ...taken if it sees this many more sure dice, and this many times as many
 NEARER_MANY = 10  # ...not made where a look sees this many sure dice and fewer unsure finds than
 # that gain (rule 218)
-SURE_BIG = 0.7  # heat of a big die whose pips, seen as small dice, are taken for its own
-PIPS_RATIO = 3.5  # ...or of a SURE one, when the small finds are this many times smaller
-ARENA_RATIO = 8.0  # ...but no more: pips are a fifth of their die (bigger: the arena, a tray)
 SAME_FIND = 0.6  # a find this near another's centre, in its sides, is the same die
 CLOSER_ZOOM = 1.6  # a closer look sees its die this many times WANT_PX...
 CLOSER_SPAN = 3.0  # ...on a window this many of its sides either way of the find
@@ -122,7 +119,7 @@ def find_dice(
     if nearer and most in good and most.px < NEAR_PX and _may_see_more(most):
         _look_nearer(frame, most, seen, good, top, cap)
     big = [lk for lk in seen if GOOD_PX[1] < lk.px <= BIG_PX]
-    found = _likeliest(good or [_nearest_good(seen)], big).found
+    found = likeliest(good or [_nearest_good(seen)], big).found
     if capped and not whole and _tiny(found, top):
         whole_found = find_dice(frame, base=base, nearer=nearer, whole=True, capped=True)
         found = found + _off_all(whole_found, found)
@@ -307,60 +304,6 @@ def _look_at(frame: np.ndarray, scale: float, base: np.ndarray | None = None) ->
     sure = [f.size for f in found if f.score >= SURE]
     px = float(np.median(sure)) * scale if sure else None
     return _Look(scale, found, px, len(sure))
-
-
-def _likeliest(looks: list[_Look], bigger_looks: list[_Look] = ()) -> _Look:
-    """Of looks at dice of a good size, the one with the most sure finds, unless a look at
-    bigger dice holds its finds inside its own (the pips of big dice, seen as small dice).
-    That look may be one of `bigger_looks` too, which saw its dice larger than GOOD_PX: a die
-    of a fifth of the frame fills a good share of even the first look."""
-    looks = sorted(looks, key=lambda lk: -lk.sure)
-    best = looks[0]
-    for other in looks[1:] + list(bigger_looks):
-        if not (other.px and best.px):
-            continue
-        ratio = (other.px / other.scale) / (best.px / best.scale)
-        if ratio > ARENA_RATIO:
-            continue  # pips are a fifth of their die: a find this big is the arena, or a tray
-        if ratio > 2.5 and _inside(best.found, other.found, SURE_BIG, 2.5) > 0.6:
-            return other
-        if ratio > PIPS_RATIO and _inside(best.found, other.found, SURE, PIPS_RATIO) > 0.6:
-            return other  # finds this much smaller are pips, even inside less sure dice
-    return best
-
-
-def _inside(small: list[Found], big: list[Found], least: float, ratio: float) -> float:
-    """The share of `small` finds lying within one of the `big` finds (heat `least` or more) as
-    pips lie in a die (`_pip_or_same`). A tight cluster of dice, seen from far as one unsure
-    die, is no die with pips; nor is the Strike arena, seen from far as one die holding them
-    all: a die holds six pips at most, so a big find holding more is no die (each big find is
-    judged alone: the arena and a die seen at the same look are not a die with pips between
-    them). Sizes are judged find by find, not only look by look: a far look seeing the arena
-    (500 px) and one die (60 px) has a median size of 280 px, seven times the near look's dice,
-    and four of the five dice lie in the arena (session 10: a Strike photo read as one die)."""
-    sure = [f for f in small if f.score >= SURE]
-    if not sure:
-        return 0.0
-    held: set[int] = set()
-    for b in big:
-        if b.score < least:
-            continue
-        within = {
-            i
-            for i, f in enumerate(sure)
-            if abs(f.x - b.x) < b.size / 2
-            and abs(f.y - b.y) < b.size / 2
-            and _pip_or_same(b.size / f.size, ratio)
-        }
-        if len(within) <= 6:
-            held |= within
-    return len(held) / len(sure)
-
-
-def _pip_or_same(times: float, ratio: float) -> bool:
-    """Whether a find `times` smaller than the big one it lies in is a pip of it (`ratio` to
-    ARENA_RATIO times smaller), or the big die itself seen again (under twice smaller)."""
-    return times < 2.0 or ratio <= times <= ARENA_RATIO
 
 
 def _most_scale(h: int, w: int, whole: bool = False) -> float:

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 PEAK = 0.25  # heat a centre needs to be a die at all (the reader weighs it after)
+SURE = 0.5  # heat of a sure find: the finds whose sizes choose the detector's scale
 
 
 @dataclass(frozen=True)
