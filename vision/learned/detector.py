@@ -204,9 +204,14 @@ def _look_nearer(
     if scale < most.scale * 1.1 or any(abs(scale / lk.scale - 1) < 0.1 for lk in seen):
         return
     nearer = _look_at(frame, scale)
-    more, times = NEARER_SEES
-    if nearer.sure >= max(most.sure + more, times * most.sure):
+    if nearer.sure - most.sure >= _gain_needed(most):
         _refine(frame, _seen(nearer, seen, good, cap), seen, good, top, cap)
+
+
+def _gain_needed(lk: _Look) -> float:
+    """The sure dice more than `lk`'s a look nearer must see to be taken (NEARER_SEES)."""
+    more, times = NEARER_SEES
+    return max(more, (times - 1) * lk.sure)
 
 
 def _may_see_more(lk: _Look) -> bool:
@@ -215,8 +220,7 @@ def _may_see_more(lk: _Look) -> bool:
     sees NEARER_MANY sure dice, the gain can come only from its unsure finds. On read seeds 0-2
     no look nearer made from such a look was taken, and it costs 11-17 ms (rule 218)."""
     unsure = len(lk.found) - lk.sure
-    more, times = NEARER_SEES
-    return unsure > 0 and (lk.sure < NEARER_MANY or unsure >= max(more, (times - 1) * lk.sure))
+    return unsure > 0 and (lk.sure < NEARER_MANY or unsure >= _gain_needed(lk))
 
 
 def _seen(lk: _Look, seen: list, good: list, cap: float | None) -> _Look:
