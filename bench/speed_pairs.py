@@ -11,7 +11,9 @@ one after the other, the order swapped from pair to pair, and the verdict is how
 candidate won. Each run is bench_vision.py's speed (24 frames x `--rounds`, one thread) in its
 own process, with the tree's own code. Beside the times, each network's crops a frame (rows of
 its input batches, counted on one more reading of each frame): the work, which the machine's
-minutes do not move, so a change that reads fewer crops shows it on any machine.
+minutes do not move, so a change that reads fewer crops shows it on any machine; and each
+network's input pixels a frame (the detector reads one frame a look, so its work is its pixels:
+a table frame's hinted look at 480 x 360 against a photo's 384 x 288, session 72).
 Sessions 67-71 did this with a /tmp script each.
 """
 
@@ -55,10 +57,11 @@ for image in frames:
 spent.clear()
 for image, cal in zip(frames, cals):
     read(image, kind, calibration=cal)
-rows = defaultdict(float)
+rows, kpx = defaultdict(float), defaultdict(float)
 for (name, shape), times in spent.items():
     rows[name] += shape[0] * len(times) / len(frames)
-print(json.dumps(dict(mean=s.mean, slowest=s.slowest, over=s.over, rows=dict(rows))))
+    kpx[name] += float(np.prod(shape[:1] + shape[2:])) * len(times) / len(frames) / 1000
+print(json.dumps(dict(mean=s.mean, slowest=s.slowest, over=s.over, rows=rows, kpx=kpx)))
 """
 
 
@@ -108,6 +111,10 @@ def report(kind: str, mode: str, runs: list[dict[str, dict]]) -> list[str]:
         rows = runs[0][t]["rows"]
         each = ", ".join(f"{name} {n:.1f}" for name, n in sorted(rows.items()))
         lines.append(f"{t}: crops (input rows) a frame: {each}")
+    for t in TREES:
+        kpx = runs[0][t].get("kpx", {})  # (not in runs of this tool before session 72)
+        each = ", ".join(f"{name} {n:.0f}" for name, n in sorted(kpx.items()))
+        lines.append(f"{t}: input kilopixels a frame: {each}")
     return lines + [""]
 
 

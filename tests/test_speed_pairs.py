@@ -15,9 +15,10 @@ from speed_pairs import order, report, verdict  # noqa: E402
 
 def _run(committed: float, candidate: float) -> dict:
     rows = {"faces": 20.0, "dice": 1.0}
+    kpx = {"faces": 20.48, "dice": 110.592}
     return {
-        "committed": {"mean": committed, "slowest": 2 * committed, "over": 0.5, "rows": rows},
-        "candidate": {"mean": candidate, "slowest": 2 * candidate, "over": 0.5, "rows": rows},
+        t: {"mean": ms, "slowest": 2 * ms, "over": 0.5, "rows": rows, "kpx": kpx}
+        for t, ms in (("committed", committed), ("candidate", candidate))
     }
 
 
@@ -39,3 +40,4 @@ def test_the_report_gives_each_pair_the_verdict_and_the_crops_a_frame():
     assert "| 2 | 30.0 (60) | 33.0 (66) |" in lines
     assert any(line.startswith("candidate faster in 1 of 2 pairs") for line in lines)
     assert "committed: crops (input rows) a frame: dice 1.0, faces 20.0" in lines
+    assert "candidate: input kilopixels a frame: dice 111, faces 20" in lines
