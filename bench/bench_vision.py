@@ -65,7 +65,7 @@ def add_json_option(p: argparse.ArgumentParser) -> None:
 SPEED_SCENE = dict(frame=(1280, 960), n_dice=20, die_size=40.0, cocked=0, tilt=0.0, cluster=0.0)
 
 
-def _hint(scene) -> Calibration:
+def watcher_hint(scene) -> Calibration:
     """The dice's size, as the watcher hints it from the frame before (the median true side)."""
     side = float(np.median([t.size for t in scene.dice])) if scene.dice else None
     return Calibration(scene.image.shape[1::-1], None, side)
@@ -297,7 +297,7 @@ def main() -> int:
             within_tilt(benchmark_set(kind, args.n, args.seed), args.max_tilt)
         ):
             scene = moved(scene, args.moved) if args.moved else scene
-            readings = read(scene.image, kind, _hint(scene) if args.hinted else None, "auto")
+            readings = read(scene.image, kind, watcher_hint(scene) if args.hinted else None, "auto")
             if tally.scene(scene, readings) and out:
                 cv2.imwrite(str(out / f"{kind}_{i:03d}.png"), draw_overlay(scene.image, readings))
         tally.report(kind)

@@ -3,6 +3,7 @@ deciding what to work on next, not a test: run it, read it).
 
     .venv/bin/python bench/vision_errors.py --kind pips [--seed 0] [--n 150] [--scenes 35,80]
                                             [--zoom DIR] [--blender DIR...]
+                                            [--hinted] [--max-tilt DEG]
 
 bench_vision.py counts the errors; this says, die by die, at which step of the reader each one
 was lost, so that a session starts from the largest group instead of from scripts rewritten
@@ -22,6 +23,8 @@ rules: whether a better find or a better reading is what it lacked (session 35).
 With --blender DIR... it reads Blender-rendered scenes of the kind instead (bench_photoreal.py's,
 the dice the truth leaves out left out here too): the renders' errors are not the synthetic
 set's (session 41: flat dice reported cocked in photos tilted 15° or more).
+With --hinted --max-tilt 10 it reads as the table does: its camera mounted within 10° of vertical,
+each frame read knowing the dice's size (session 72).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_photoreal import load, without_left_out  # noqa: E402
+from bench_vision import watcher_hint, within_tilt  # noqa: E402
 from scoring import match  # noqa: E402
 
 from vision import read, read_learned  # noqa: E402
@@ -164,11 +168,13 @@ def _odds(die, heard: dict, names: tuple) -> str:
     )
 
 
-def errors_of(scene, kind: str, left: list[dict] = ()):
+def errors_of(scene, kind: str, left: list[dict] = (), hinted: bool = False):
     """The reading of one scene, what the reader's steps did, and (truth die or report, step,
-    details) for each of its errors; reports on the dice `left` out of the truth are dropped."""
+    details) for each of its errors; reports on the dice `left` out of the truth are dropped.
+    `hinted`: read knowing the dice's size, as the table's watcher reads (bench_vision --hinted)."""
+    hint = watcher_hint(scene) if hinted else None
     with listening() as heard:
-        dice = without_left_out(read(scene.image, kind, None, "auto"), list(left)).dice
+        dice = without_left_out(read(scene.image, kind, hint, "auto"), list(left)).dice
     names = kind_classes(kind)
     pairs = match(dice, scene.dice)
     out = []
@@ -223,6 +229,16 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--blender", type=Path, nargs="+", default=None, help="read these rendered scenes instead"
     )
+    ap.add_argument(
+        "--hinted", action="store_true", help="read knowing the dice's size (the table's watcher)"
+    )
+    ap.add_argument(
+        "--max-tilt",
+        type=float,
+        default=None,
+        metavar="DEG",
+        help="only scenes whose camera leans DEG degrees or less (10, with --hinted: the table's)",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     try:
@@ -234,7 +250,9 @@ def main(argv=None) -> int:
     groups, oracle, oblique = Counter(), Counter(), Counter()
     for i, scene, left in scenes(args, indices):
         cond = scene.conditions
-        dice, heard, errors = errors_of(scene, args.kind, left)
+        if not list(within_tilt([scene], args.max_tilt)):
+            continue
+        dice, heard, errors = errors_of(scene, args.kind, left, args.hinted)
         for at, step, details in errors:
             groups[step] += 1
             oblique[step] += cond["tilt"] >= OBLIQUE
