@@ -65,6 +65,9 @@ class CameraLoop:
         self.stats = LoopStats()
         self._watcher: Any = None
         self._kind: str | None = None
+        # the point below the camera each dice kind's watcher learned (vision/camera_point.py):
+        # kept when the game changes, as the camera does not move
+        self._points: dict[str, Any] = {}
         self._armed = False  # a motion was seen since the last dice action
         # Strike: the last still reading that agreed with the record, and the record's dice then
         self._before: list[dict[str, Any]] | None = None
@@ -147,8 +150,10 @@ class CameraLoop:
 
     def _new_watcher(self, kind: str) -> Any:
         from vision import Watcher
+        from vision.camera_point import CameraPoint
 
         options: dict[str, Any] = {"settle_s": self.settle_s, "votes": self.votes, "agree": 2}
+        options["camera_point"] = self._points.setdefault(kind, CameraPoint(kind))
         if self.reader is not None:
             options["reader"] = self.reader
         arena = "auto" if kind == "strike" else "none"

@@ -2,6 +2,8 @@
 
 The arena's ellipse and the dice's side, in the pixels of the frame it was taken from; a frame of
 another size is read with both scaled to it (the camera's view is assumed the same, only resized).
+`below`, the point of the frame straight below the camera, is what the table's watcher learns
+from its throws (vision/camera_point.py); a calibration without it reads about the frame's centre.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class Calibration:
     frame_size: tuple[int, int]  # width, height of the calibration frame
     arena: Ellipse | None = None
     die_size: float | None = None
+    below: tuple[float, float] | None = None  # the point below the camera, if known
 
     def for_frame(self, width: int, height: int) -> Calibration:
         """The same calibration in the pixels of a frame of another size."""
@@ -32,6 +35,7 @@ class Calibration:
             (width, height),
             self.arena.scaled(k) if self.arena else None,
             self.die_size * k if self.die_size else None,
+            (self.below[0] * k, self.below[1] * k) if self.below else None,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -40,6 +44,7 @@ class Calibration:
             "frame_size": list(self.frame_size),
             "arena": self.arena.to_json() if self.arena else None,
             "die_size": None if self.die_size is None else round(self.die_size, 1),
+            "below": None if self.below is None else [round(v, 1) for v in self.below],
         }
 
     @classmethod
@@ -50,10 +55,14 @@ class Calibration:
             w, h = (int(v) for v in obj["frame_size"])
             size = obj.get("die_size")
             die_size = None if size is None else float(size)
-        except (KeyError, TypeError, ValueError) as err:
-            raise ValueError("a calibration needs frame_size [w, h] and die_size (number)") from err
+            point = obj.get("below")
+            below = None if point is None else (float(point[0]), float(point[1]))
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise ValueError(
+                "a calibration needs frame_size [w, h], die_size (number) and below [x, y] or null"
+            ) from err
         arena = Ellipse.from_json(obj["arena"]) if obj.get("arena") else None
-        return cls((w, h), arena, die_size)
+        return cls((w, h), arena, die_size, below)
 
 
 def save(calibration: Calibration, path: str | Path) -> None:

@@ -85,7 +85,8 @@ def _read_learned(frame, kind: str, cal: Calibration | None, arena, start: float
     """The learned path (vision/read_learned.py): networks find and read the dice."""
     h, w = frame.shape[:2]
     base = None if cal and cal.die_size else overview(frame)  # (one look, its own scale)
-    found = read_learned.learned_dice(frame, kind, cal.die_size if cal else None, base)
+    die_size, below = (cal.die_size, cal.below) if cal else (None, None)
+    found = read_learned.learned_dice(frame, kind, die_size, base, below)
     ellipse = _arena(frame, arena, cal, None, kind, base, found)
     if ellipse is not None:
         found = [replace(d, in_arena=in_arena(ellipse, d)) for d in found]

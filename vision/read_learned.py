@@ -90,16 +90,26 @@ def enabled(kind: str) -> bool:
 
 
 def learned_dice(
-    frame: np.ndarray, kind: str, die_size: float | None = None, base: np.ndarray | None = None
+    frame: np.ndarray,
+    kind: str,
+    die_size: float | None = None,
+    base: np.ndarray | None = None,
+    table_below: tuple[float, float] | None = None,
 ) -> list[Die]:
     """Every die of a BGR frame, in_arena left True (the caller knows the arena); `base`: the
-    detector's overview of the frame if already made."""
+    detector's overview of the frame if already made; `table_below`, with a known `die_size`
+    (the table's camera): the point below it that its throws taught (vision/camera_point.py),
+    else its frame's centre."""
     with axis.one_frame(frame):
-        return _learned_dice(frame, kind, die_size, base)
+        return _learned_dice(frame, kind, die_size, base, table_below)
 
 
 def _learned_dice(
-    frame: np.ndarray, kind: str, die_size: float | None, base: np.ndarray | None
+    frame: np.ndarray,
+    kind: str,
+    die_size: float | None,
+    base: np.ndarray | None,
+    table_below: tuple[float, float] | None = None,
 ) -> list[Die]:
     found = find_dice(
         frame,
@@ -113,13 +123,14 @@ def _learned_dice(
     found = [f for f in found if worth_a_look(f)]
     if not found:
         return []
-    blob = to_input([crop_die(frame, f.x, f.y, f.size) for f in found])
+    # (a known die size means the table's camera, mounted above it: no search, which may cost
+    # 50-130 ms, but the point its throws taught if any; photos and the first frames are searched)
+    known = table_below if die_size else None
+    blob = to_input([crop_die(frame, f.x, f.y, f.size, known) for f in found])
     p = blob_probabilities(blob, kind)
     names = kind_classes(kind)
-    # (a known die size means the table's camera, mounted above it: no search, which may cost
-    # 50-130 ms; photos and the first frames are searched)
-    below = None if die_size else _oblique_view(frame, found, p, kind)
-    if below is not None:
+    below = known if die_size else _oblique_view(frame, found, p, kind)
+    if below is not None and below is not known:
         blob = to_input([crop_die(frame, f.x, f.y, f.size, below) for f in found])
         p = blob_probabilities(blob, kind)
     p = mirrored_look(frame, found, p, kind, below, blob)

@@ -6,6 +6,8 @@ of a still scene, keeps the last `votes` readings, and once the scene has been s
 `settle_s` seconds keeps, for each die, the face most of them agree on (or, with `agree`, settles
 at once when the last `agree` readings saw the same: on a slow reader that saves a whole reading). A die the frames disagree about gets its
 confidence lowered in proportion, so the table asks the players rather than guess.
+Each settled reading also teaches where the camera looks from (vision/camera_point.py): the
+point below it, given to every later reading that knows the dice's size.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.calibration import Calibration
+from vision.camera_point import CameraPoint
 from vision.read import read
 from vision.readings import SAME_DIE, Die, Readings, check_kind
 
@@ -48,6 +51,7 @@ class Watcher:
         votes: int = 3,
         reader: Callable[..., Readings] = read,
         agree: int | None = None,
+        camera_point: CameraPoint | None = None,
     ) -> None:
         if votes < 1 or settle_s < 0:
             raise ValueError("votes must be at least 1 and settle_s at least 0")
@@ -67,6 +71,8 @@ class Watcher:
         self._still_since: float | None = None
         self._pending: list[Readings] = []
         self._hint: tuple | None = None  # the last dice's side, the frame size, the arena
+        # the point below the camera, learned from the settled readings (None: the frame's centre)
+        self.camera_point = camera_point if camera_point is not None else CameraPoint(self.dice)
 
     def _read(self, frame: np.ndarray) -> Readings:
         """One reading; without a calibrated die size, the side of the dice last settled on
@@ -74,15 +80,17 @@ class Watcher:
         times), and the arena last found where it is (no search: 11 ms a Strike frame). A hinted
         reading that finds nothing is done again without the hint: the dice may have changed
         (another game's, a camera moved)."""
-        cal = self.calibration
+        cal, below = self.calibration, self.camera_point.at(_size(frame))
         if self._hint and not (cal and cal.die_size):
             side, size, arena = self._hint
             if cal and cal.arena:
                 arena = cal.for_frame(*size).arena
-            hinted = Calibration(size, arena, side)
+            hinted = Calibration(size, arena, side, below if size == _size(frame) else None)
             got = self.reader(frame, dice=self.dice, calibration=hinted, arena=self.arena)
             if got.dice:
                 return got
+        if cal and cal.die_size and below:
+            cal = replace(cal.for_frame(*_size(frame)), below=below)
         return self.reader(frame, dice=self.dice, calibration=cal, arena=self.arena)
 
     def feed(self, frame: np.ndarray, t: float | None = None) -> WatchEvent | None:
@@ -112,6 +120,7 @@ class Watcher:
                 return None
         self.last = vote(self._pending)
         self._hint = _hint_of(self.last) or self._hint
+        self.camera_point.learn(frame, self.last)
         self.state, self._pending = "settled", []
         return WatchEvent("settled", t, self.last)
 
@@ -149,6 +158,10 @@ class Watcher:
             self._anchor = small
             return True
         return False
+
+
+def _size(frame: np.ndarray) -> tuple[int, int]:
+    return frame.shape[1], frame.shape[0]
 
 
 def _hint_of(r: Readings | None) -> tuple | None:
