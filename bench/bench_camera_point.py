@@ -3,6 +3,7 @@ centre (a tool, not a test: run it, read it).
 
     .venv/bin/python bench/bench_camera_point.py --kind pips --seeds 254,255 [--frames 5] \\
         [--max-tilt 10] [--json OUT]
+    .venv/bin/python bench/bench_camera_point.py --kind pips --cost   # ms a settled throw
 
 The table's camera is mounted within 10 degrees of vertical and does not move between throws, so
 vision/camera_point.py learns its point below from the throws the watcher settles on. Each scene
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import watcher_hint, within_tilt  # noqa: E402
+from bench_vision import SPEED_FRAMES, speed_frames, watcher_hint, within_tilt  # noqa: E402
 from scoring import Tally  # noqa: E402
 
 from vision import read  # noqa: E402
@@ -107,19 +109,41 @@ def report(kind: str, got: dict) -> list[str]:
     return lines
 
 
+def learning_cost(kind: str) -> list[float]:
+    """ms CameraPoint.learn takes on each speed frame's reading (20 dice, one thread): what a
+    settled throw costs the watcher once, on top of its readings."""
+    frames = speed_frames(kind, SPEED_FRAMES)
+    readings = [read(f, kind) for f in frames]
+    CameraPoint(kind).learn(frames[0], readings[0])  # (loads the axis network)
+    learner, spent = CameraPoint(kind), []
+    for frame, r in zip(frames, readings, strict=True):
+        t = time.perf_counter()
+        learner.learn(frame, r)
+        spent.append((time.perf_counter() - t) * 1000)
+    return spent
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--kind", required=True, choices=("pips", "strike", "detrak"))
-    p.add_argument("--seeds", required=True, help="comma-separated benchmark seeds")
+    p.add_argument("--seeds", default="", help="comma-separated benchmark seeds")
+    p.add_argument("--cost", action="store_true", help="time the learning instead")
     p.add_argument("--frames", type=int, default=5, help="frames the point is learned from")
     p.add_argument("--max-tilt", type=float, default=10.0, metavar="DEG")
     p.add_argument("--n", type=int, default=150, help="scenes a seed (default 150)")
     p.add_argument("--json", type=Path, default=None, help="keep the counts and rows here")
     a = p.parse_args()
     cv2.setNumThreads(1)
+    if a.cost:
+        spent = learning_cost(a.kind)
+        print(
+            f"{a.kind}: learning a settled throw of 20 dice {np.median(spent):.1f} ms (median),"
+            f" {max(spent):.1f} at most, over {len(spent)} frames"
+        )
+        return 0
     try:
         seeds = [int(s) for s in a.seeds.split(",")]
-    except ValueError:
+    except ValueError:  # ("" too: seeds are needed unless --cost)
         p.error(f"--seeds: expected seeds separated by commas, got {a.seeds!r}")
     got = run(a.kind, seeds, a.frames, a.max_tilt, a.n)
     print("\n".join(report(a.kind, got)))
