@@ -66,6 +66,22 @@ def point_error(point, scene) -> float | None:
     return float(np.hypot(point[0] - scene.below[0], point[1] - scene.below[1]) / max(w, h))
 
 
+def _errors(c) -> int:
+    return c.get("fp", 0) + c.get("fn", 0)
+
+
+def _sure_wrong(c) -> int:
+    return c.get("sure_total", 0) - c.get("sure_right", 0)
+
+
+def off_centre(point, scene) -> float | None:
+    """How far `point` lies from the frame's centre, in frame lengths."""
+    if point is None:
+        return None
+    h, w = scene.image.shape[:2]
+    return float(np.hypot(point[0] - (w - 1) / 2, point[1] - (h - 1) / 2) / max(w, h))
+
+
 def run(kind: str, seeds: list[int], frames: int, max_tilt: float, n: int) -> dict:
     tallies = {way: Tally() for way in WAYS}
     rows = []
@@ -76,12 +92,17 @@ def run(kind: str, seeds: list[int], frames: int, max_tilt: float, n: int) -> di
             point = learned_point(scene, kind, frames, [seed, i, 7])
             row = {"seed": seed, "scene": i, "tilt": scene.conditions["tilt"]}
             row["point_error"] = point_error(point, scene)
+            row["point_off_centre"] = off_centre(point, scene)
             for way, below in zip(WAYS, (None, point), strict=True):
                 t = tallies[way]
-                before = t.c["fp"] + t.c["fn"]
+                before = dict(t.c)
                 hint = replace(watcher_hint(scene), below=below)
                 t.scene(scene, read(scene.image, kind, hint, "auto"))
-                row[way] = t.c["fp"] + t.c["fn"] - before
+                row[way] = _errors(t.c) - _errors(before)
+                row[f"{way} cocked flagged"] = t.c["cocked_flagged"] - before.get(
+                    "cocked_flagged", 0
+                )
+                row[f"{way} sure wrong"] = _sure_wrong(t.c) - _sure_wrong(before)
             rows.append(row)
     return {"counts": {w: {k: t.c[k] for k in KEPT} for w, t in tallies.items()}, "rows": rows}
 
