@@ -175,3 +175,22 @@ def test_the_camera_loop_keeps_each_kinds_point_when_the_game_changes():
     again = loop._new_watcher("strike"), loop._new_watcher("pips")
     assert again[1].camera_point is first.camera_point and again[1].camera_point.point == BELOW
     assert again[0].camera_point is not first.camera_point  # its own network's offsets
+
+
+def test_a_camera_knocked_askew_is_learned_again_within_the_last_throws():
+    """Knister throws two dice: a pool of dice would keep the old point the whole game; the last
+    POOL throws' dice give the new one after half as many throws."""
+    moved = (150.0, 380.0)
+
+    def after_the_knock(frame, dice, kind):
+        return np.array([(G * (moved[0] - x), G * (moved[1] - y)) for x, y, _ in dice], np.float32)
+
+    cp = CameraPoint("pips", offsets=lawful)
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        cp.learn(FRAME, _throw(rng, n=2))
+    assert cp.point == pytest.approx(BELOW, abs=8.0)
+    cp._offsets = after_the_knock
+    for _ in range(12):
+        cp.learn(FRAME, _throw(rng, n=2))
+    assert cp.point == pytest.approx(moved, abs=8.0)

@@ -9,8 +9,10 @@ from there: read about the centre, a flat die near the edge looks tipped and a c
 
 The camera does not move between throws, so the point is one number for every frame: each settled
 reading's sure flat dice add their axis offsets (vision/learned/axis.py: where each die's bottom
-face lies from its top face, one law over the frame), and the pool of the last POOL dice is fitted
-at once. On synthetic tables tilted 5-10 degrees, five frames put the point within 0.02 frame
+face lies from its top face, one law over the frame), and the pool of the last POOL throws' dice
+is fitted at once. Throws, not dice: Knister's and Détrak's two dice a throw would keep a camera
+knocked askew in a pool of 240 dice for 120 throws, the whole game; 20 throws forget it in about
+ten, whatever the dice a throw. On synthetic tables tilted 5-10 degrees, five frames put the point within 0.02 frame
 lengths of the truth (median), and the reads about it lost 10 dice of pips' 75 scenes instead of
 16 and Détrak's 10 instead of 13, as the true point did (docs/vision.md, session 72).
 """
@@ -26,8 +28,8 @@ from vision.learned import axis
 from vision.readings import Readings
 
 SURE = 0.9  # the faces whose dice teach the point (the table records them unasked)
-POOL = 240  # the dice kept: the last throws' (a camera knocked askew is forgotten as it fills)
-LEAST = 12  # dice pooled before a point is given: a few throws of Strike, six of Knister
+POOL = 20  # the throws kept, the last ones (a camera knocked askew is forgotten as they pass)
+LEAST = 12  # dice pooled before a point is given: a throw or two of Strike, six of Knister
 
 
 class CameraPoint:
@@ -36,7 +38,7 @@ class CameraPoint:
     def __init__(self, kind: str, offsets: Callable = axis.offsets) -> None:
         self.kind = kind
         self._offsets = offsets
-        self._dice: deque = deque(maxlen=POOL)  # (x, y, offset x, offset y)
+        self._throws: deque = deque(maxlen=POOL)  # each throw's (x, y, offset x, offset y)
         self._size: tuple[int, int] | None = None
         self.point: tuple[float, float] | None = None
 
@@ -45,17 +47,16 @@ class CameraPoint:
         (None while the pool is under LEAST dice or its offsets do not agree on one)."""
         h, w = frame.shape[:2]
         if self._size != (w, h):  # another camera, or another resolution: start again
-            self._dice.clear()
+            self._throws.clear()
             self._size, self.point = (w, h), None
         flat = [d for d in readings.dice if _teaches(d)]
         if not flat or not axis.available(self.kind):
             return
         got = self._offsets(frame, [(d.x, d.y, d.size) for d in flat], self.kind)
-        self._dice.extend(
-            (d.x, d.y, float(o[0]), float(o[1])) for d, o in zip(flat, got, strict=True)
-        )
-        if len(self._dice) >= LEAST:
-            pool = np.array(self._dice, float)
+        throw = [(d.x, d.y, float(o[0]), float(o[1])) for d, o in zip(flat, got, strict=True)]
+        self._throws.append(throw)
+        pool = np.array([die for each in self._throws for die in each], float)
+        if len(pool) >= LEAST:
             self.point = axis.point_below(pool[:, :2], pool[:, 2:], frame.shape)
 
     def at(self, size: tuple[int, int]) -> tuple[float, float] | None:
