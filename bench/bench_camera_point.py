@@ -4,6 +4,8 @@ centre (a tool, not a test: run it, read it).
     .venv/bin/python bench/bench_camera_point.py --kind pips --seeds 254,255 [--frames 5] \\
         [--max-tilt 10] [--json OUT]
     .venv/bin/python bench/bench_camera_point.py --kind pips --cost   # ms a settled throw
+    .venv/bin/python bench/bench_camera_point.py --kind strike --seeds 236,237 --any-kind
+                                                  # a kind that does not learn it, as if it did
 
 The table's camera is mounted within 10 degrees of vertical and does not move between throws, so
 vision/camera_point.py learns its point below from the throws the watcher settles on. Each scene
@@ -35,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_vision import SPEED_FRAMES, speed_frames, watcher_hint, within_tilt  # noqa: E402
 from scoring import Tally  # noqa: E402
 
-from vision import read  # noqa: E402
+from vision import camera_point, read  # noqa: E402
 from vision.camera_point import CameraPoint  # noqa: E402
 from vision.synth.scene import benchmark_set, render_scene  # noqa: E402
 
@@ -149,12 +151,19 @@ def main() -> int:
     p.add_argument("--kind", required=True, choices=("pips", "strike", "detrak"))
     p.add_argument("--seeds", default="", help="comma-separated benchmark seeds")
     p.add_argument("--cost", action="store_true", help="time the learning instead")
+    p.add_argument(
+        "--any-kind",
+        action="store_true",
+        help="learn the point for this kind too (camera_point.KINDS is pips' alone since session 72)",
+    )
     p.add_argument("--frames", type=int, default=5, help="frames the point is learned from")
     p.add_argument("--max-tilt", type=float, default=10.0, metavar="DEG")
     p.add_argument("--n", type=int, default=150, help="scenes a seed (default 150)")
     p.add_argument("--json", type=Path, default=None, help="keep the counts and rows here")
     a = p.parse_args()
     cv2.setNumThreads(1)
+    if a.any_kind:
+        camera_point.KINDS = (*camera_point.KINDS, a.kind)
     if a.cost:
         spent = learning_cost(a.kind)
         print(

@@ -194,3 +194,13 @@ def test_a_camera_knocked_askew_is_learned_again_within_the_last_throws():
     for _ in range(12):
         cp.learn(FRAME, _throw(rng, n=2))
     assert cp.point == pytest.approx(moved, abs=8.0)
+
+
+@pytest.mark.parametrize("kind", ["strike", "detrak"])
+def test_strike_and_detrak_tables_read_about_the_centre(kind):
+    """Their second fresh sample read no better about the learned point (session 72)."""
+    cp = CameraPoint(kind, offsets=lawful)
+    rng = np.random.default_rng(7)
+    for _ in range(4):
+        cp.learn(FRAME, _throw(rng, n=6))
+    assert cp.point is None and cp.at((640, 480)) is None
