@@ -66,7 +66,7 @@ def test_only_sure_flat_faces_teach_it():
 
     cp = CameraPoint("pips", offsets=wild)
     rng = np.random.default_rng(2)
-    for _ in range(3):
+    for _ in range(9):  # 45 sure flat dice, and as many that must not teach
         cp.learn(FRAME, _throw(rng, n=5))
         unsure = _throw(rng, n=5, confidence=0.6)
         cocked = _throw(rng, n=5, cocked=True)
@@ -78,7 +78,7 @@ def test_only_sure_flat_faces_teach_it():
 def test_another_frame_size_starts_again():
     cp = CameraPoint("pips", offsets=lawful)
     rng = np.random.default_rng(3)
-    cp.learn(FRAME, _throw(rng, n=20))
+    cp.learn(FRAME, _throw(rng, n=LEAST))
     assert cp.point is not None
     cp.learn(np.zeros((960, 1280, 3), np.uint8), _throw(rng, n=3))
     assert cp.point is None and cp.at((640, 480)) is None
@@ -134,7 +134,7 @@ def _scenes(n):
     frames = []
     for i in range(n):
         f = table(seed=1)
-        scatter(f, [2, 5], 48, places=[(120 + 90 * i, 150), (480 - 60 * i, 330)])
+        scatter(f, [2, 5], 48, places=[(60 + 60 * i, 150), (580 - 50 * i, 330)])
         frames.append(f)
     return frames
 
@@ -149,16 +149,16 @@ def test_the_watcher_learns_the_point_from_its_throws_and_reads_about_it():
         reader=spy,
         camera_point=CameraPoint("pips", offsets=lawful),
     )
-    throws = _scenes(5)
+    throws = _scenes(9)
     t = 0.0
-    for f in throws[:4]:  # four throws of six dice: over LEAST
+    for f in throws[:8]:  # eight throws of six dice: over LEAST
         for _ in range(3):
             w.feed(f, t)
             t += 0.1
     assert w.camera_point.point == pytest.approx(BELOW, abs=8.0)
     spy.calibrations.clear()
     for _ in range(3):
-        w.feed(throws[4], t)
+        w.feed(throws[8], t)
         t += 0.1
     assert spy.calibrations, "the fifth throw was read"
     assert spy.calibrations[-1].below == pytest.approx(BELOW, abs=8.0)
@@ -178,8 +178,8 @@ def test_the_camera_loop_keeps_each_kinds_point_when_the_game_changes():
 
 
 def test_a_camera_knocked_askew_is_learned_again_within_the_last_throws():
-    """Knister throws two dice: a pool of dice would keep the old point the whole game; the last
-    POOL throws' dice give the new one after half as many throws."""
+    """Knister throws two dice: a pool of 240 dice would keep the old point the whole game (120
+    throws); the last throws holding KEEP dice give the new one after half as many throws."""
     moved = (150.0, 380.0)
 
     def after_the_knock(frame, dice, kind):
@@ -187,11 +187,11 @@ def test_a_camera_knocked_askew_is_learned_again_within_the_last_throws():
 
     cp = CameraPoint("pips", offsets=lawful)
     rng = np.random.default_rng(6)
-    for _ in range(20):
+    for _ in range(60):
         cp.learn(FRAME, _throw(rng, n=2))
     assert cp.point == pytest.approx(BELOW, abs=8.0)
     cp._offsets = after_the_knock
-    for _ in range(12):
+    for _ in range(20):
         cp.learn(FRAME, _throw(rng, n=2))
     assert cp.point == pytest.approx(moved, abs=8.0)
 

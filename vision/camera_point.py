@@ -10,9 +10,11 @@ from there: read about the centre, a flat die near the edge looks tipped and a c
 The camera does not move between throws, so the point is one number for every frame: each settled
 reading's sure flat dice add their axis offsets (vision/learned/axis.py: where each die's bottom
 face lies from its top face, one law over the frame), and the pool of the last POOL throws' dice
-is fitted at once. Throws, not dice: Knister's and Détrak's two dice a throw would keep a camera
-knocked askew in a pool of 240 dice for 120 throws, the whole game; 20 throws forget it in about
-ten, whatever the dice a throw. On synthetic tables tilted 5-10 degrees, five frames put the
+(or more, to hold KEEP dice) is fitted at once. Throws, not dice alone: Knister's two dice a
+throw would keep a camera knocked askew in a pool of 240 dice for 120 throws, the whole game; 30
+such throws forget it in about 15. The point is given from LEAST dice: fitted from 12 sure dice
+it lay 0.030 frame lengths from the truth (median, pips), from 24 0.020, from 40 0.016, from 60
+0.015 (session 72), and rule 221's gate, whose points lay 0.017 off, is what it was judged on. On synthetic tables tilted 5-10 degrees, five frames put the
 point within 0.02 frame lengths of the truth (median), and the reads about it lost 10 dice of
 pips' 75 scenes instead of 16 and Détrak's 10 instead of 13, as the true point did.
 
@@ -34,8 +36,9 @@ from vision.learned import axis
 from vision.readings import Readings
 
 SURE = 0.9  # the faces whose dice teach the point (the table records them unasked)
-POOL = 20  # the throws kept, the last ones (a camera knocked askew is forgotten as they pass)
-LEAST = 12  # dice pooled before a point is given: six throws of Knister
+POOL = 20  # the throws kept, the last ones (a camera knocked askew is forgotten as they pass)...
+KEEP = 60  # ...or as many more as hold this many dice (30 throws of Knister)
+LEAST = 40  # dice pooled before a point is given: 20 throws of Knister
 KINDS = ("pips",)  # the dice kinds whose tables learn it (rules 221-222, session 72)
 
 
@@ -45,7 +48,7 @@ class CameraPoint:
     def __init__(self, kind: str, offsets: Callable = axis.offsets) -> None:
         self.kind = kind
         self._offsets = offsets
-        self._throws: deque = deque(maxlen=POOL)  # each throw's (x, y, offset x, offset y)
+        self._throws: deque = deque()  # each throw's (x, y, offset x, offset y)
         self._size: tuple[int, int] | None = None
         self.point: tuple[float, float] | None = None
 
@@ -62,6 +65,9 @@ class CameraPoint:
         got = self._offsets(frame, [(d.x, d.y, d.size) for d in flat], self.kind)
         throw = [(d.x, d.y, float(o[0]), float(o[1])) for d, o in zip(flat, got, strict=True)]
         self._throws.append(throw)
+        held = sum(map(len, self._throws))
+        while len(self._throws) > POOL and held - len(self._throws[0]) >= KEEP:
+            held -= len(self._throws.popleft())
         pool = np.array([die for each in self._throws for die in each], float)
         if len(pool) >= LEAST:
             self.point = axis.point_below(pool[:, :2], pool[:, 2:], frame.shape)
