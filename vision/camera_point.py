@@ -20,7 +20,7 @@ pips' 75 scenes instead of 16 and Détrak's 10 instead of 13, as the true point 
 
 Only pips' tables learn it (KINDS). On two fresh samples of the table's scenes (tilted 10 degrees
 or less, 450 a kind) pips read 112 -> 104 errors, 399 -> 405 cocked dice flagged and 33 -> 20 sure
-faces wrong about the learned point; Strike 33 -> 34, 426 -> 426, 13 -> 12 and Détrak 93 -> 102,
+faces wrong about the learned point (a third, 224 scenes: 42 -> 45, 182 -> 183, 16 -> 15); Strike 33 -> 34, 426 -> 426, 13 -> 12 and Détrak 93 -> 102,
 425 -> 426, 7 -> 10: one sample each met rule 221, the other did not, and they read about the
 centre (docs/vision-history.md, session 72).
 """
