@@ -204,3 +204,34 @@ def test_strike_and_detrak_tables_read_about_the_centre(kind):
     for _ in range(4):
         cp.learn(FRAME, _throw(rng, n=6))
     assert cp.point is None and cp.at((640, 480)) is None
+
+
+class _Counting(CameraPoint):
+    def __init__(self):
+        super().__init__("pips", offsets=lawful)
+        self.throws = 0
+
+    def learn(self, frame, readings):
+        self.throws += 1
+        super().learn(frame, readings)
+
+
+def test_a_throw_read_again_teaches_the_point_once():
+    """The table reads a still scene again after the players answer (look_again): the same dice,
+    which must not weigh twice in the pool. A new throw teaches again."""
+    counting = _Counting()
+    w = Watcher("pips", arena="none", settle_s=0.0, votes=1, reader=_Spy(), camera_point=counting)
+    throws, t = _scenes(2), 0.0
+    for _ in range(3):
+        w.feed(throws[0], t)
+        t += 0.1
+    assert counting.throws == 1
+    w.look_again()
+    for _ in range(3):
+        w.feed(throws[0], t)
+        t += 0.1
+    assert w.state == "settled" and counting.throws == 1
+    for _ in range(3):
+        w.feed(throws[1], t)
+        t += 0.1
+    assert counting.throws == 2

@@ -71,6 +71,7 @@ class Watcher:
         self._still_since: float | None = None
         self._pending: list[Readings] = []
         self._hint: tuple | None = None  # the last dice's side, the frame size, the arena
+        self._taught = False  # this throw's dice have taught the camera point already
         # the point below the camera, learned from the settled readings (None: the frame's centre)
         self.camera_point = camera_point if camera_point is not None else CameraPoint(self.dice)
 
@@ -106,6 +107,7 @@ class Watcher:
             was = self.state
             # this frame is the first of the new scene: stillness is counted from it
             self.state, self._still_since, self._pending = "moving", t, []
+            self._taught = False
             return WatchEvent("moving", t) if was != "moving" else None
         if self.state == "settled":
             return None
@@ -120,7 +122,9 @@ class Watcher:
                 return None
         self.last = vote(self._pending)
         self._hint = _hint_of(self.last) or self._hint
-        self.camera_point.learn(frame, self.last)
+        if not self._taught:  # (a throw read again, look_again, is one throw: taught once)
+            self.camera_point.learn(frame, self.last)
+            self._taught = True
         self.state, self._pending = "settled", []
         return WatchEvent("settled", t, self.last)
 
@@ -138,7 +142,7 @@ class Watcher:
     def reset(self) -> None:
         """Forget the scene: the next still frames are read again (after a new throw, say)."""
         self.state, self._prev, self._still_since, self._pending = "moving", None, None, []
-        self._anchor = None
+        self._anchor, self._taught = None, False
 
     def _moved(self, frame: np.ndarray) -> bool:
         h, w = frame.shape[:2]
