@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import SPEED_FRAMES, speed_frames, watcher_hint, within_tilt  # noqa: E402
+from bench_vision import SPEED_FRAMES, speed_frames, tilted_within, watcher_hint  # noqa: E402
 from scoring import Tally  # noqa: E402
 
 from vision import camera_point, read  # noqa: E402
@@ -89,7 +89,7 @@ def run(kind: str, seeds: list[int], frames: int, max_tilt: float, n: int) -> di
     rows = []
     for seed in seeds:
         for i, scene in enumerate(benchmark_set(kind, n, seed)):
-            if not any(within_tilt([scene], max_tilt)):
+            if not tilted_within(scene, max_tilt):
                 continue
             point = learned_point(scene, kind, frames, [seed, i, 7])
             row = {"seed": seed, "scene": i, "tilt": scene.conditions["tilt"]}

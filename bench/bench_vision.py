@@ -21,7 +21,7 @@ and prints, against the exact truth of the renderer:
 With --hinted, each scene is read knowing its dice's size (the watcher's steady state).
 With --max-tilt DEG, only the scenes whose camera leans DEG degrees or less are read: with
 --hinted and 10, the table's own frames (its camera is mounted within 10 degrees of vertical,
-docs/hardware.md; the benchmark's other scenes are phone photos, which are read unhinted).
+hardware/README.md; the benchmark's other scenes are phone photos, which are read unhinted).
 With --moved PX, each scene is read moved by PX pixels, its truth with it: how much of the counts
 is the exact frames a reader was tuned on (docs/vision-history.md, "Session 36").
 With --failures DIR, each scene with an error is written there with the reading drawn over it.
@@ -71,11 +71,16 @@ def watcher_hint(scene) -> Calibration:
     return Calibration(scene.image.shape[1::-1], None, side)
 
 
-def within_tilt(scenes, max_tilt: float | None):
-    """The scenes whose camera leans `max_tilt` degrees or less (all of them for None): the
+def tilted_within(scene, max_tilt: float | None) -> bool:
+    """Whether the scene's camera leans `max_tilt` degrees or less (any scene for None): the
     table's camera is mounted within 10 degrees of vertical, and its frames are read hinted, so
     the table's own figures are the hinted reads of such scenes (session 72)."""
-    return (s for s in scenes if max_tilt is None or s.conditions["tilt"] <= max_tilt)
+    return max_tilt is None or scene.conditions["tilt"] <= max_tilt
+
+
+def within_tilt(scenes, max_tilt: float | None):
+    """The scenes `tilted_within` `max_tilt`."""
+    return (s for s in scenes if tilted_within(s, max_tilt))
 
 
 SPEED_FRAMES = 24  # frames the speed is averaged over (4 until session 67: too few, below)

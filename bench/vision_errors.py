@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_photoreal import load, without_left_out  # noqa: E402
-from bench_vision import watcher_hint, within_tilt  # noqa: E402
+from bench_vision import tilted_within, watcher_hint  # noqa: E402
 from scoring import match  # noqa: E402
 
 from vision import read, read_learned  # noqa: E402
@@ -250,7 +250,7 @@ def main(argv=None) -> int:
     groups, oracle, oblique = Counter(), Counter(), Counter()
     for i, scene, left in scenes(args, indices):
         cond = scene.conditions
-        if not list(within_tilt([scene], args.max_tilt)):
+        if not tilted_within(scene, args.max_tilt):
             continue
         dice, heard, errors = errors_of(scene, args.kind, left, args.hinted)
         for at, step, details in errors:

@@ -14,15 +14,13 @@ face lies from its top face, one law over the frame), and the pool of the last P
 throw would keep a camera knocked askew in a pool of 240 dice for 120 throws, the whole game; 30
 such throws forget it in about 15. The point is given from LEAST dice: fitted from 12 sure dice
 it lay 0.030 frame lengths from the truth (median, pips), from 24 0.020, from 40 0.016, from 60
-0.015 (session 72), and rule 221's gate, whose points lay 0.017 off, is what it was judged on. On synthetic tables tilted 5-10 degrees, five frames put the
-point within 0.02 frame lengths of the truth (median), and the reads about it lost 10 dice of
-pips' 75 scenes instead of 16 and Détrak's 10 instead of 13, as the true point did.
+0.015; rule 221's gate, whose points lay 0.017 off, is what it was judged on.
 
-Only pips' tables learn it (KINDS). On two fresh samples of the table's scenes (tilted 10 degrees
-or less, 450 a kind) pips read 112 -> 104 errors, 399 -> 405 cocked dice flagged and 33 -> 20 sure
-faces wrong about the learned point (a third, 224 scenes: 42 -> 45, 182 -> 183, 16 -> 15); Strike 33 -> 34, 426 -> 426, 13 -> 12 and Détrak 93 -> 102,
-425 -> 426, 7 -> 10: one sample each met rule 221, the other did not, and they read about the
-centre (docs/vision-history.md, session 72).
+Only pips' tables learn it (KINDS). Over three fresh samples of the table's scenes (tilted 10
+degrees or less) pips read 154 -> 149 errors, 581 -> 588 cocked dice flagged and 49 -> 35 sure
+faces wrong about the learned point, its losses where the camera looks nearly straight down.
+Strike and Détrak met rule 221 on their first sample and not on their second (33 -> 34 and 93 ->
+102 errors over both), and read about the centre (docs/vision-history.md, session 72).
 """
 
 from __future__ import annotations
@@ -55,12 +53,14 @@ class CameraPoint:
     def learn(self, frame: np.ndarray, readings: Readings) -> None:
         """Adds the sure flat dice of a settled reading of `frame`, and fits the point again
         (None while the pool is under LEAST dice or its offsets do not agree on one)."""
+        if self.kind not in KINDS:
+            return
         h, w = frame.shape[:2]
         if self._size != (w, h):  # another camera, or another resolution: start again
             self._throws.clear()
             self._size, self.point = (w, h), None
         flat = [d for d in readings.dice if _teaches(d)]
-        if not flat or self.kind not in KINDS or not axis.available(self.kind):
+        if not flat or not axis.available(self.kind):
             return
         got = self._offsets(frame, [(d.x, d.y, d.size) for d in flat], self.kind)
         throw = [(d.x, d.y, float(o[0]), float(o[1])) for d, o in zip(flat, got, strict=True)]
