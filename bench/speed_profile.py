@@ -2,6 +2,7 @@
 rest (a tool, not a test: run it, read it).
 
     .venv/bin/python bench/speed_profile.py [--kinds pips,strike,detrak] [--rounds 10] [--frames 4]
+        [--table]
 
 bench_vision.py's speed figure is one number, and this machine's minutes move it by a third
 (docs/vision.md, "Where it stands"); deciding what to make faster needs its parts, on the same
@@ -9,6 +10,8 @@ bench_vision.py's speed figure is one number, and this machine's minutes move it
 each forward pass is timed (the readings are read()'s own); what is not a forward pass (crops,
 resizing, the detector's looks' bookkeeping, Strike's arena) is the rest. On a Pi this says
 which part its OpenCV runs slowest. Sessions 32-38 each wrote this in /tmp and lost it.
+--table reads each frame as the table does, its arena and dice size known (bench_vision.speed's
+calibrated frames): no arena to find, no point below the camera to search.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_vision import SPEED_FRAMES, speed_frames  # noqa: E402
 
 from vision import read  # noqa: E402
+from vision.calibration import Calibration  # noqa: E402
 from vision.learned import axis, detector, onnx_net, refine, runtime  # noqa: E402
 
 LOADERS = (axis, detector, refine, runtime)  # the modules that load networks (read_onnx)
@@ -63,17 +67,28 @@ def timing_networks(spent: dict) -> None:
         module.read_onnx = load
 
 
-def profile(kind: str, rounds: int, spent: dict, n: int = 4) -> float:
+def table_calibration(image: np.ndarray, kind: str) -> Calibration | None:
+    """The calibration the table would read `image` with: its first reading's arena and median
+    die size (as bench_vision.speed's calibrated frames)."""
+    first = read(image, kind)
+    if not first.dice:
+        return None
+    side = float(np.median([d.size for d in first.dice]))
+    return Calibration(image.shape[1::-1], first.arena, side)
+
+
+def profile(kind: str, rounds: int, spent: dict, n: int = 4, table: bool = False) -> float:
     """Mean ms a speed frame over `rounds` rounds of the first `n` frames; `spent` holds the
-    passes."""
+    passes. `table`: each frame read with its table_calibration."""
     frames = speed_frames(kind, n)
-    for image in frames:
-        read(image, kind)  # (loads the networks, warms the caches)
+    cals = [table_calibration(image, kind) if table else None for image in frames]
+    for image, cal in zip(frames, cals, strict=True):
+        read(image, kind, calibration=cal)  # (loads the networks, warms the caches)
     spent.clear()
     t = time.perf_counter()
     for _ in range(rounds):
-        for image in frames:
-            read(image, kind)
+        for image, cal in zip(frames, cals, strict=True):
+            read(image, kind, calibration=cal)
     return (time.perf_counter() - t) * 1000 / (len(frames) * rounds)
 
 
@@ -97,13 +112,18 @@ def main() -> int:
     p.add_argument(
         "--frames", type=int, default=4, help=f"speed frames (the bench's figure: {SPEED_FRAMES})"
     )
+    p.add_argument("--table", action="store_true", help="read as the table: arena, dice size known")
     a = p.parse_args()
     cv2.setNumThreads(1)
     spent: dict = defaultdict(list)
     timing_networks(spent)
-    print(f"OpenCV {cv2.__version__}, one thread, bench_vision's first {a.frames} speed frames")
+    mode = "the table's reads" if a.table else "photos"
+    print(
+        f"OpenCV {cv2.__version__}, one thread, bench_vision's first {a.frames} speed frames,"
+        f" {mode}"
+    )
     for kind in a.kinds.split(","):
-        total = profile(kind, a.rounds, spent, a.frames)
+        total = profile(kind, a.rounds, spent, a.frames, a.table)
         report(kind, total, spent, a.frames * a.rounds)
     return 0
 
