@@ -52,7 +52,7 @@ def frame_errors(image, kind: str, true_below) -> tuple:
     names = kind_classes(kind)
     flat = [f for f, row in zip(found, p, strict=True) if names[int(row.argmax())] != NONE]
     offsets = axis.offsets(image, [(f.x, f.y, f.size) for f in flat], kind)
-    below = axis.point_below([(f.x, f.y) for f in flat], offsets, image.shape)
+    below = axis.point_below([(f.x, f.y) for f in flat], offsets, image.shape, kind=kind)
     if below is None:
         return centre, None, None, None
     way, true_way = np.subtract(below, mid), np.subtract(true_below, mid)

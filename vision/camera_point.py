@@ -70,7 +70,7 @@ class CameraPoint:
             held -= len(self._throws.popleft())
         pool = np.array([die for each in self._throws for die in each], float)
         if len(pool) >= LEAST:
-            self.point = axis.point_below(pool[:, :2], pool[:, 2:], frame.shape)
+            self.point = axis.point_below(pool[:, :2], pool[:, 2:], frame.shape, kind=self.kind)
 
     def at(self, size: tuple[int, int]) -> tuple[float, float] | None:
         """The point, for a frame of `size` (w, h) taken as the ones it was learned from."""

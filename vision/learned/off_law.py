@@ -64,7 +64,9 @@ def off_law(frame: np.ndarray, dice: list[Die], kind: str) -> np.ndarray:
     points = np.array([(d.x, d.y) for d in dice], float)
     offsets = axis.offsets(frame, [(d.x, d.y, d.size) for d in dice], kind).astype(float)
     flat = np.flatnonzero(_flat_faces(dice))
-    below = axis.point_below(points[flat], offsets[flat], frame.shape) if len(flat) else None
+    below = (
+        axis.point_below(points[flat], offsets[flat], frame.shape, kind=kind) if len(flat) else None
+    )
     if below is None:
         return np.linalg.norm(offsets, axis=1)
     towards = np.asarray(below) - points
