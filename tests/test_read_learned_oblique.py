@@ -1,9 +1,8 @@
 """Where the reader turns its crops about in an oblique photo (vision/read_learned.py,
-`_oblique_view`): the axis fit's point when the dice agree on it; for Strike and pips a point of
-too few or disagreeing dice only when it reads the sure dice clearly better than the centre
-(session 48), for Détrak such a point as it is (rule 212); where the sure dice are too few, for
-EVERY_FIND_KINDS a fit of every find, checked on them all (session 49). Made-up finds and
-classifier: the crop of a die is the point it is turned about."""
+`_oblique_view`): the axis fit's point, its dice agreeing or not (Détrak since rule 212, Strike
+and pips since rule 224); where the sure dice are too few, a fit of every find, checked on them
+all (session 49; Strike since rule 224). Made-up finds and classifier: the crop of a die is the
+point it is turned about."""
 
 from __future__ import annotations
 
@@ -56,25 +55,16 @@ def test_a_point_the_dice_agree_on_is_taken_without_reading_them(monkeypatch):
     assert read_learned._oblique_view(frame, found, p, "strike") == elsewhere
 
 
-def test_a_point_the_dice_do_not_agree_on_is_taken_only_if_it_reads_them_better(monkeypatch):
-    near = (TRUE[0] - 80, TRUE[1] + 60)
-    frame, found, p = _scene(monkeypatch, (near, False))
-    assert read_learned._oblique_view(frame, found, p, "strike") == near
+@pytest.mark.parametrize("kind", ["strike", "pips", "detrak"])
+def test_a_point_the_dice_do_not_agree_on_is_taken_without_reading_them(monkeypatch, kind):
+    """Rules 212 and 224: a point the sure dice read worse is taken as it is (the sure dice of an
+    oblique photo are few, and the prior no longer pulls their fit in); none, no point."""
     wrong = (639.5 - 0.45 * 1280, 479.5)
-    frame, found, p = _scene(monkeypatch, (wrong, False))
-    assert read_learned._oblique_view(frame, found, p, "strike") is None  # the centre
-    frame, found, p = _scene(monkeypatch, None)
-    assert read_learned._oblique_view(frame, found, p, "strike") is None
-
-
-def test_detrak_takes_a_point_its_dice_do_not_agree_on_without_reading_them(monkeypatch):
-    """Rule 212: a point the sure dice read worse, which Strike turns down, Détrak takes."""
-    wrong = (639.5 - 0.45 * 1280, 479.5)
-    frame, found, p = _scene(monkeypatch, (wrong, False), "detrak")
-    monkeypatch.setattr(read_learned, "reads_better", lambda *a, **k: pytest.fail("read again"))
-    assert read_learned._oblique_view(frame, found, p, "detrak") == wrong
-    frame, found, p = _scene(monkeypatch, None, "detrak")
-    assert read_learned._oblique_view(frame, found, p, "detrak") != wrong
+    frame, found, p = _scene(monkeypatch, (wrong, False), kind)
+    monkeypatch.setattr(read_learned, "probabilities", lambda *a, **k: pytest.fail("read again"))
+    assert read_learned._oblique_view(frame, found, p, kind) == wrong
+    frame, found, p = _scene(monkeypatch, None, kind)
+    assert read_learned._oblique_view(frame, found, p, kind) != wrong
 
 
 def _few_sure(monkeypatch, kind, point):
@@ -114,14 +104,10 @@ def test_detrak_with_too_few_sure_dice_fits_every_find_and_checks_it_on_them_all
     assert _few_sure(monkeypatch, "detrak", wrong) == (None, [2, 6])
 
 
-def test_pips_fits_every_find_once_its_sure_dice_fit_gives_no_point(monkeypatch):
+@pytest.mark.parametrize("kind", ["pips", "strike"])
+def test_pips_and_strike_fit_every_find_once_their_sure_dice_fit_gives_no_point(monkeypatch, kind):
+    """Strike since rule 224 (session 48's rule 109 had kept it off)."""
     near = (TRUE[0] - 80, TRUE[1] + 60)
-    assert _few_sure(monkeypatch, "pips", near) == (near, [2, 6])
+    assert _few_sure(monkeypatch, kind, near) == (near, [2, 6])
     wrong = (639.5 - 0.45 * 1280, 479.5)
-    assert _few_sure(monkeypatch, "pips", wrong) == (None, [2, 6])
-
-
-def test_strike_does_not_fit_every_find(monkeypatch):
-    """Session 48's rule 109: Strike's fresh renders read no better so."""
-    near = (TRUE[0] - 80, TRUE[1] + 60)
-    assert _few_sure(monkeypatch, "strike", near) == (None, [2])
+    assert _few_sure(monkeypatch, kind, wrong) == (None, [2, 6])

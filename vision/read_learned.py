@@ -35,7 +35,6 @@ from vision.learned.nadir import (
     find_nadir,
     least_cost,
     looks_oblique,
-    reads_better,
     toward_larger_dice,
 )
 from vision.learned.off_law import ASKED, ask_off_law
@@ -64,21 +63,21 @@ HINTED_PX = {"pips": 12.5}
 # the kinds whose oblique photos take the point below the camera from the flat dice's side
 # faces (vision/learned/axis.py: Strike since session 26, pips since 27, Détrak since rule 212),
 # when it lies AXIS_FAR frame lengths or more from the centre; nearer, the searches of nadir.py.
-# Détrak's fit is taken from 3 dice, agreeing or not: its fresh seeds 251-252 read 106 -> 88
-# errors and 254 -> 259 of 284 cocked dice flagged, 39 never-read oblique renders 30 -> 22 errors
-# (session 70: on 43 renders already read, the true point took errors and missed cocked dice
-# from 41 to 17)
+# The fit is taken from 3 dice, agreeing or not: Détrak's since rule 212 (session 70: fresh seeds
+# 251-252 106 -> 88 errors, 254 -> 259 of 284 cocked dice flagged, 39 never-read oblique renders
+# 30 -> 22 errors), pips' and Strike's since rule 224 (session 73). Until then theirs was taken
+# only where it read the sure dice clearly better than the centre (sessions 48-49): with the
+# prior that pulled it in (axis.KIND_PRIORS) a fit of few dice was often short. With rule 223's
+# lighter prior, unchecked (and Strike fitting every find, below), read renders went Strike 194 ->
+# 154 errors (the true point: 144), pips 72 -> 67; fresh ones Strike 18 -> 15 (23 renders), pips
+# 6 -> 6 (28); fresh seeds 264-265 pips 108 -> 110, Strike 59 -> 60.
 AXIS_KINDS = ("strike", "pips", "detrak")
 AXIS_FAR = 0.12
-# ...and whose fit of 3 dice, or of dice that do not agree, is taken only where it reads the sure
-# dice clearly better than the centre (Strike since session 48, pips since 49). Taking it
-# unchecked read their fresh renders and seeds no better (rule 211: pips 24 -> 23 and 89 -> 93
-# errors, Strike the same)
-CHECKED_FIT_KINDS = ("strike", "pips")
 # the kinds which, when no point is found so, fit every find the classifier sees a die in, the
 # ones read cocked too (nadir.every_find_point; Détrak and pips since session 49: their oblique
-# renders lose most where the sure flat dice are too few; Strike's fresh renders gained nothing)
-EVERY_FIND_KINDS = ("pips", "detrak")
+# renders lose most where the sure flat dice are too few; Strike since rule 224: in 30 of its 47
+# read renders left with no point, 0-2 sure flat dice, or 3-4 whose fit was declined)
+EVERY_FIND_KINDS = ("pips", "detrak", "strike")
 
 
 def enabled(kind: str) -> bool:
@@ -155,12 +154,10 @@ def _learned_dice(
 
 def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: str):
     """The point below the camera, when the frame may be an oblique photo (a die would be
-    reported cocked) and a point off the centre reads the sure flat dice better: the axis fit's
-    (AXIS_KINDS, of 3 dice or more, agreeing or not; for CHECKED_FIT_KINDS one its dice do not
-    agree on only if it reads them better), else vision/learned/nadir.py's searches (first a
-    direction the dice's sizes agree with; for EVERY_FIND_KINDS then the fit of every find, if it
-    reads them better; then the older search where a sure flat find reads cocked); else None,
-    the frame's centre.
+    reported cocked): the axis fit's (AXIS_KINDS, of 3 sure flat dice or more, agreeing or not),
+    else vision/learned/nadir.py's searches (first a direction the dice's sizes agree with; for
+    EVERY_FIND_KINDS then the fit of every find, if it reads them better; then the older search
+    where a sure flat find reads cocked); else None, the frame's centre.
     (A find the detector half calls cocked but the classifier reads flat does not start it: two
     of the four Strike speed scenes have one, and the search costs 20 ms.)"""
     names = kind_classes(kind)
@@ -183,13 +180,7 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
         dice = [(found[i].x, found[i].y, found[i].size) for i in flat if names[best[i]] != NONE]
         fit = axis.fit_off_centre(frame, dice, AXIS_FAR, kind)
         if fit is not None:
-            below, agreed = fit
-            if (
-                agreed
-                or kind not in CHECKED_FIT_KINDS
-                or reads_better(frame.shape, found, read_faces, surely, below)
-            ):
-                return below
+            return fit[0]  # (agreed or not: rule 224)
 
     below = toward_larger_dice(frame.shape, found, read_faces, surely)
     if below is not None:
