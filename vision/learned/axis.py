@@ -140,7 +140,8 @@ def fitted_point(
 ) -> tuple[tuple[float, float], bool] | None:
     """(the point point_below fits, whether enough dice agree with it), or None when fewer than
     LOOSE_DICE dice, the offsets fan out or the point lies over FARTHEST frame lengths out. A
-    point the dice do not agree on is a guess the caller must check some other way."""
+    point the dice do not agree on is a guess: an oblique photo's reader takes it (rules 212 and
+    224: its renders read better so), the fit of every find checks it by reading the dice."""
     p = np.asarray(points, float).reshape(-1, 2)
     v = np.asarray(offsets, float).reshape(-1, 2)
     n = len(p)
