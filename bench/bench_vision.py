@@ -125,6 +125,16 @@ class Speed:
         )
 
 
+def table_calibration(image: np.ndarray, first) -> Calibration | None:
+    """The calibration the table reads `image` with after its `first` reading: that reading's
+    arena and median die size (None when it found no die), as `arbitre calibrate` or the
+    watcher's hint give them."""
+    if not first.dice:
+        return None
+    side = float(np.median([d.size for d in first.dice]))
+    return Calibration(image.shape[1::-1], first.arena, side)
+
+
 def speed(
     kind: str, repeats: int = 5, calibrated: bool = False, frames: int = SPEED_FRAMES
 ) -> Speed:
@@ -136,11 +146,7 @@ def speed(
     for image in speed_frames(kind, frames):
         first = read(image, kind)
         found.append(len(first.dice))
-        cal = None
-        if calibrated and first.dice:
-            side = float(np.median([d.size for d in first.dice]))
-            cal = Calibration(image.shape[1::-1], first.arena, side)
-        images.append((image, cal))
+        images.append((image, table_calibration(image, first) if calibrated else None))
     times = [[] for _ in images]
     for _ in range(repeats):
         for spent, (image, cal) in zip(times, images, strict=True):

@@ -31,8 +31,8 @@ TREES = ("committed", "candidate")
 
 # run in a tree (its bench/ and code): its speed figure, and each network's rows a frame. It calls
 # only what every tree since session 67 has (bench_vision.speed, speed_frames, speed_profile), so
-# it builds the table's calibration as speed() does rather than ask for a helper an older
-# committed tree would lack
+# it builds the table's calibration as bench_vision.table_calibration does (session 73) rather
+# than ask for a helper an older committed tree would lack
 _MEASURE = """
 import json, sys
 from collections import defaultdict

@@ -28,10 +28,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_vision import SPEED_FRAMES, speed_frames  # noqa: E402
+from bench_vision import SPEED_FRAMES, speed_frames, table_calibration  # noqa: E402
 
 from vision import read  # noqa: E402
-from vision.calibration import Calibration  # noqa: E402
 from vision.learned import axis, detector, onnx_net, refine, runtime  # noqa: E402
 
 LOADERS = (axis, detector, refine, runtime)  # the modules that load networks (read_onnx)
@@ -67,21 +66,11 @@ def timing_networks(spent: dict) -> None:
         module.read_onnx = load
 
 
-def table_calibration(image: np.ndarray, kind: str) -> Calibration | None:
-    """The calibration the table would read `image` with: its first reading's arena and median
-    die size (as bench_vision.speed's calibrated frames)."""
-    first = read(image, kind)
-    if not first.dice:
-        return None
-    side = float(np.median([d.size for d in first.dice]))
-    return Calibration(image.shape[1::-1], first.arena, side)
-
-
 def profile(kind: str, rounds: int, spent: dict, n: int = 4, table: bool = False) -> float:
     """Mean ms a speed frame over `rounds` rounds of the first `n` frames; `spent` holds the
-    passes. `table`: each frame read with its table_calibration."""
+    passes. `table`: each frame read with its table_calibration (bench_vision's)."""
     frames = speed_frames(kind, n)
-    cals = [table_calibration(image, kind) if table else None for image in frames]
+    cals = [table_calibration(image, read(image, kind)) if table else None for image in frames]
     for image, cal in zip(frames, cals, strict=True):
         read(image, kind, calibration=cal)  # (loads the networks, warms the caches)
     spent.clear()

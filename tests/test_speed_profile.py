@@ -37,11 +37,13 @@ def test_a_timed_network_gives_the_same_outputs_and_counts_each_pass(capsys):
 def test_the_tables_reads_know_their_dice_size():
     """--table reads each speed frame with the calibration its first reading gives (the table's
     reads): the die size is the found dice's median, and a frame with no die gets none."""
-    from bench_vision import speed_frames
-    from speed_profile import table_calibration
+    from bench_vision import speed_frames, table_calibration
+
+    from vision import read
 
     image = speed_frames("pips", 1)[0]
-    cal = table_calibration(image, "pips")
+    cal = table_calibration(image, read(image, "pips"))
     assert cal is not None and 30 < cal.die_size < 50  # the speed scenes' dice are 40 px
     assert cal.frame_size == (1280, 960)
-    assert table_calibration(np.full((960, 1280, 3), 128, np.uint8), "pips") is None
+    empty = np.full((960, 1280, 3), 128, np.uint8)
+    assert table_calibration(empty, read(empty, "pips")) is None
