@@ -60,12 +60,23 @@ def learned_point(scene, kind: str, frames: int, rng_key: list[int]):
     return learner.at((w, h))
 
 
-def point_error(point, scene) -> float | None:
-    """How far `point` lies from the scene's true point below, in frame lengths."""
+def _apart(point, to, scene) -> float | None:
+    """How far `point` lies from `to`, in the scene's frame lengths (None for no point)."""
     if point is None:
         return None
     h, w = scene.image.shape[:2]
-    return float(np.hypot(point[0] - scene.below[0], point[1] - scene.below[1]) / max(w, h))
+    return float(np.hypot(point[0] - to[0], point[1] - to[1]) / max(w, h))
+
+
+def point_error(point, scene) -> float | None:
+    """How far `point` lies from the scene's true point below, in frame lengths."""
+    return _apart(point, scene.below, scene)
+
+
+def off_centre(point, scene) -> float | None:
+    """How far `point` lies from the frame's centre, in frame lengths."""
+    h, w = scene.image.shape[:2]
+    return _apart(point, ((w - 1) / 2, (h - 1) / 2), scene)
 
 
 def _errors(c) -> int:
@@ -74,14 +85,6 @@ def _errors(c) -> int:
 
 def _sure_wrong(c) -> int:
     return c.get("sure_total", 0) - c.get("sure_right", 0)
-
-
-def off_centre(point, scene) -> float | None:
-    """How far `point` lies from the frame's centre, in frame lengths."""
-    if point is None:
-        return None
-    h, w = scene.image.shape[:2]
-    return float(np.hypot(point[0] - (w - 1) / 2, point[1] - (h - 1) / 2) / max(w, h))
 
 
 def run(kind: str, seeds: list[int], frames: int, max_tilt: float, n: int) -> dict:
