@@ -227,6 +227,22 @@ def test_photoreal_scenes_give_crops_labelled_by_their_truth():
     assert class_index(None) in data.labels
 
 
+def test_rendered_crops_turn_about_the_cameras_point_below_when_it_lies_far():
+    """A render tilted 30° turns its crops about its camera's point below at share 1, never at
+    share 0; a camera nearly overhead keeps the centre whatever the share."""
+    from vision.learned.photoreal_crops import rendered_below
+    from vision.photoreal.camera import below
+
+    rng = np.random.default_rng(0)
+    tilted = {"loc": [0.0, 30.0, 52.0], "target": [0.0, 0.0, 0.0], "roll": 0.0, "f_px": 900.0}
+    overhead = dict(tilted, loc=[0.0, 0.5, 60.0])
+    point = rendered_below({"camera": tilted}, (960, 1280, 3), 1.0, rng)
+    assert point == pytest.approx(tuple(below(tilted, (1280, 960))))
+    assert abs(point[1] - 480) > 0.12 * 1280
+    assert rendered_below({"camera": tilted}, (960, 1280, 3), 0.0, rng) is None
+    assert rendered_below({"camera": overhead}, (960, 1280, 3), 1.0, rng) is None
+
+
 def test_the_model_records_how_many_rendered_scenes_of_each_kind_it_learned_from(tmp_path):
     from vision.photoreal.truth import rendered_scenes
 

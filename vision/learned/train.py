@@ -180,7 +180,13 @@ def main(argv=None) -> int:
     if a.photoreal:
         w = a.photoreal_weight
         part = photoreal_crops(
-            a.photoreal, a.seed, a.per_die * w, a.cocked_crops * w, hard, a.wide_jitter
+            a.photoreal,
+            a.seed,
+            a.per_die * w,
+            a.cocked_crops * w,
+            hard,
+            a.wide_jitter,
+            a.photoreal_turn,
         )
         log(f"  photoreal: {len(part)} crops {class_counts(part.labels)}")
         data.extend(part)
@@ -230,6 +236,7 @@ def main(argv=None) -> int:
             "teacher": _route_stems(a.kinds) if a.teacher_share else None,
             "photoreal": rendered_scenes(a.photoreal),
             "photoreal_weight": a.photoreal_weight,
+            "photoreal_turn": a.photoreal_turn,
             "wide_jitter": a.wide_jitter,
             "cocked_upper": a.cocked_upper,
             "turn_below": a.turn_below,

@@ -107,6 +107,13 @@ def options(argv, description: str) -> tuple[argparse.Namespace, bool]:
         default=4,
         help="jittered crops of a rendered die for each of a synthetic one (they are few)",
     )
+    p.add_argument(
+        "--photoreal-turn",
+        type=float,
+        default=0.0,
+        help="share of the rendered scenes whose crops are turned about the camera's point below"
+        " (photoreal_crops.rendered_below); 0: the recipes before it",
+    )
     p.add_argument("--calib-scenes", type=int, default=60, help="calibration scenes per kind")
     p.add_argument(
         "--no-hard",
