@@ -58,7 +58,8 @@ CAPPED_KINDS = ("detrak", "strike")
 # the dice's side in the detector's one look when their size is known (the watcher's hint, a
 # calibration: the table's live frames), by kind; WANT_PX (15) for the others. 12.5 px is a
 # cheaper look (0.69 times the input pixels), and read pips' hinted fresh seeds with 190 errors
-# instead of 202; Strike's with 193 instead of 186, Détrak's 182 instead of 171 (rules 159-160)
+# instead of 202; Strike's with 193 instead of 186, Détrak's 182 instead of 171 (rules 159-160);
+# Strike's at 14 px, 262 instead of 251 (rule 229, session 74)
 HINTED_PX = {"pips": 12.5}
 # the kinds whose oblique photos take the point below the camera from the flat dice's side
 # faces (vision/learned/axis.py: Strike since session 26, pips since 27, Détrak since rule 212),
