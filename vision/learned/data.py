@@ -333,9 +333,16 @@ def turn_point(scene, share: float, rng) -> tuple[float, float] | None:
     Its own generator: the crops' draws are the same either way."""
     if share <= 0 or scene.below is None:
         return None
-    if reach(scene.image.shape, *scene.below) < BELOW_FAR or rng.random() >= share:
+    return far_below(scene.image.shape, scene.below, share, rng)
+
+
+def far_below(shape: tuple, point, share: float, rng):
+    """`point` (the point below a camera) with odds `share` when it lies BELOW_FAR or more from
+    the frame's centre, else None: the crops of frames nearer are turned about the centre, as the
+    reader's are (read_learned.AXIS_FAR). No draw for a point that near."""
+    if reach(shape, *point) < BELOW_FAR or rng.random() >= share:
         return None
-    return scene.below
+    return point
 
 
 def class_counts(labels) -> dict:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .crops import reach
-from .data import BELOW_FAR, CropSet, crops_at_finds, crops_of_frame, detector_finds
+from .data import CropSet, crops_at_finds, crops_of_frame, detector_finds, far_below
 
 
 def photoreal_crops(
@@ -43,17 +42,25 @@ def photoreal_crops(
         }
         rng = np.random.default_rng([seed, n, 11])
         below = rendered_below(record, image.shape, turn, np.random.default_rng([seed, n, 12]))
-        crops = crops_of_frame(
-            image, dice, rng, tags, per_die, True, cocked_per_die, wide, 0.0, below
+        out.extend(
+            crops_of_frame(
+                image,
+                dice,
+                rng,
+                tags,
+                per_die,
+                cocked_per_die=cocked_per_die,
+                wide=wide,
+                below=below,
+            )
         )
-        out.extend(crops)
         out.extend(crops_at_finds(image, dice, detector_finds(image, hard), rng, tags, below))
     return out
 
 
 def rendered_below(record: dict, shape, share: float, rng) -> tuple[float, float] | None:
-    """With odds `share`, the point below the render's camera when it lies BELOW_FAR or more
-    from the frame's centre, else None (the centre).
+    """With odds `share`, the point below the render's camera when it lies far from the frame's
+    centre (data.far_below), else None (the centre).
 
     Why: since rules 223-224 the reader turns a Strike or pips oblique photo's crops about the
     point its dice's axes fit, near the camera's; turned about the centre alone, the renders
@@ -63,7 +70,5 @@ def rendered_below(record: dict, shape, share: float, rng) -> tuple[float, float
         return None
     from vision.photoreal.camera import below
 
-    point = below(record["camera"], (shape[1], shape[0]))
-    if reach(shape, *point) < BELOW_FAR or rng.random() >= share:
-        return None
-    return float(point[0]), float(point[1])
+    x, y = below(record["camera"], (shape[1], shape[0]))
+    return far_below(shape, (float(x), float(y)), share, rng)
