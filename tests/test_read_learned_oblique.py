@@ -49,18 +49,13 @@ def _scene(monkeypatch, fit, kind="strike"):
     return frame, found, p
 
 
-def test_a_point_the_dice_agree_on_is_taken_without_reading_them(monkeypatch):
-    elsewhere = (100.0, 100.0)
-    frame, found, p = _scene(monkeypatch, (elsewhere, True))
-    assert read_learned._oblique_view(frame, found, p, "strike") == elsewhere
-
-
 @pytest.mark.parametrize("kind", ["strike", "pips", "detrak"])
-def test_a_point_the_dice_do_not_agree_on_is_taken_without_reading_them(monkeypatch, kind):
-    """Rules 212 and 224: a point the sure dice read worse is taken as it is (the sure dice of an
-    oblique photo are few, and the prior no longer pulls their fit in); none, no point."""
+def test_the_axis_fit_is_taken_without_reading_them(monkeypatch, kind):
+    """Rules 212 and 224: the fit's point is taken as it is, its dice agreeing or not and the
+    sure dice reading it worse (the sure dice of an oblique photo are few, and the prior no
+    longer pulls their fit in); no fit, not that point."""
     wrong = (639.5 - 0.45 * 1280, 479.5)
-    frame, found, p = _scene(monkeypatch, (wrong, False), kind)
+    frame, found, p = _scene(monkeypatch, wrong, kind)
     monkeypatch.setattr(read_learned, "probabilities", lambda *a, **k: pytest.fail("read again"))
     assert read_learned._oblique_view(frame, found, p, kind) == wrong
     frame, found, p = _scene(monkeypatch, None, kind)
@@ -87,7 +82,7 @@ def _few_sure(monkeypatch, kind, point):
 
     def fit(frame, dice, least, kind):
         fits.append(len(dice))
-        return None if len(dice) < 3 else (point, False)
+        return None if len(dice) < 3 else point
 
     monkeypatch.setattr(read_learned, "crop_die", lambda frame, x, y, size, below=None: below)
     monkeypatch.setattr(read_learned, "probabilities", probabilities)

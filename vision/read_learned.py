@@ -179,9 +179,9 @@ def _oblique_view(frame: np.ndarray, found: list[Found], p: np.ndarray, kind: st
     if kind in AXIS_KINDS:
         # (a print the classifier sees no die in has no say)
         dice = [(found[i].x, found[i].y, found[i].size) for i in flat if names[best[i]] != NONE]
-        fit = axis.fit_off_centre(frame, dice, AXIS_FAR, kind)
-        if fit is not None:
-            return fit[0]  # (agreed or not: rule 224)
+        below = axis.fit_off_centre(frame, dice, AXIS_FAR, kind)  # (agreed or not: rule 224)
+        if below is not None:
+            return below
 
     below = toward_larger_dice(frame.shape, found, read_faces, surely)
     if below is not None:

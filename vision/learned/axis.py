@@ -174,8 +174,9 @@ def fitted_point(
 
 def fit_off_centre(
     frame: np.ndarray, dice: list, least: float, kind: str | None = None
-) -> tuple[tuple[float, float], bool] | None:
-    """fitted_point's (point, agreed) for the flat dice (x, y, side) of `frame`, when the point
+) -> tuple[float, float] | None:
+    """fitted_point's point for the flat dice (x, y, side) of `frame`, its dice agreeing or not
+    (since rule 224 no caller asks: the reader takes it, every_find_point reads it), when it
     lies `least` frame lengths or more from the centre; else None: nearer, the centre (what the
     classifier's crops are turned about by default) serves as well, and the fit's own error
     (0.02-0.04 frame lengths on photos from above, bench/bench_below.py) would cost more."""
@@ -188,4 +189,4 @@ def fit_off_centre(
     (x, y), _ = fit
     h, w = frame.shape[:2]
     far = math.hypot(x - (w - 1) / 2, y - (h - 1) / 2) >= least * max(h, w)
-    return fit if far else None
+    return (x, y) if far else None

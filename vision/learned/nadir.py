@@ -164,10 +164,10 @@ def every_find_point(
     the check too; on fresh renders it flagged more cocked dice, not fewer (session 49: Détrak
     57 to 33 errors, 19 to 20 of 28 cocked; pips 157 to 119, 50 to 53 of 66)."""
     boxes = [(found[i].x, found[i].y, found[i].size) for i in seen]
-    fit = axis.fit_off_centre(frame, boxes, least, kind)
-    if fit is None or not reads_better(frame.shape, found, read_faces, seen, fit[0]):
+    below = axis.fit_off_centre(frame, boxes, least, kind)
+    if below is None or not reads_better(frame.shape, found, read_faces, seen, below):
         return None
-    return fit[0]
+    return below
 
 
 def _apart(a: float, b: float) -> float:
