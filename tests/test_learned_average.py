@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vision.learned.average import average, main
+from vision.learned.widen import widened
 
 onnx = pytest.importorskip("onnx")  # the dev and train extras have it; the product does not
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
@@ -45,6 +46,12 @@ def _weights(rng, dtype=np.float32) -> dict:
 
 def _read(path) -> dict:
     return {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+
+
+def _read_wide(path) -> dict:
+    """The weights as the product reads them (widen.py), under the names the layers read."""
+    model = onnx.load_from_string(widened(path.read_bytes()))
+    return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.25, 0.5, 1.0])
@@ -127,13 +134,15 @@ def test_the_parent_s_temperatures_are_kept_when_asked(tmp_path, capsys):
 
 def _halved_network(path, names: tuple[str, str], fc: np.ndarray, fb: np.ndarray, extra=None):
     """The dense layer as half.py leaves it (the matrix float16, cast at load), its weights
-    under the names given: two exporters name the same layers differently."""
-    inits = [numpy_helper.from_array(fc, names[0]), numpy_helper.from_array(fb, names[1])]
+    under the names given (the layer's; the matrix is stored as NAME__half): two exporters
+    name the same layers differently."""
+    stored = names[0] + "__half"
+    inits = [numpy_helper.from_array(fc, stored), numpy_helper.from_array(fb, names[1])]
     if extra is not None:
         inits.append(numpy_helper.from_array(extra, "unused"))
     nodes = [
-        helper.make_node("Cast", [names[0]], ["fc32"], to=TensorProto.FLOAT),
-        helper.make_node("Gemm", ["x", "fc32", names[1]], ["y"], transB=1),
+        helper.make_node("Cast", [stored], [names[0]], to=TensorProto.FLOAT),
+        helper.make_node("Gemm", ["x", names[0], names[1]], ["y"], transB=1),
     ]
     _save(path, nodes, inits)
 
@@ -143,21 +152,44 @@ def test_weights_named_apart_are_paired_by_the_layer_and_input_they_enter(tmp_pa
     fa, ba = rng.normal(0, 1, (3, 4)).astype(np.float16), rng.normal(0, 1, 3).astype(np.float32)
     fb, bb = rng.normal(0, 1, (3, 4)).astype(np.float16), rng.normal(0, 1, 3).astype(np.float32)
     # the parent as m18's old exporter named it, the child as train.py names it today
-    _halved_network(tmp_path / "a.onnx", ("onnx::Gemm_7__half", "onnx::Gemm_8"), fa, ba)
-    _halved_network(tmp_path / "b.onnx", ("0.weight__half", "0.bias"), fb, bb)
+    _halved_network(tmp_path / "a.onnx", ("onnx::Gemm_7", "onnx::Gemm_8"), fa, ba)
+    _halved_network(tmp_path / "b.onnx", ("0.weight", "0.bias"), fb, bb)
     assert average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx", 0.25) == 2
-    got = _read(tmp_path / "m.onnx")
-    assert set(got) == {"onnx::Gemm_7__half", "onnx::Gemm_8"}  # the parent's names stay
-    want = (0.75 * fa.astype(np.float32) + 0.25 * fb.astype(np.float32)).astype(np.float16)
-    np.testing.assert_array_equal(got["onnx::Gemm_7__half"], want)
+    got = _read_wide(tmp_path / "m.onnx")
+    assert set(got) == {"onnx::Gemm_7", "onnx::Gemm_8"}  # the parent's names stay
+    want = 0.75 * fa.astype(np.float32) + 0.25 * fb.astype(np.float32)
+    np.testing.assert_allclose(got["onnx::Gemm_7"], want, atol=1e-6)
     np.testing.assert_allclose(got["onnx::Gemm_8"], 0.75 * ba + 0.25 * bb, atol=1e-6)
 
 
 def test_a_weight_named_apart_that_no_layer_takes_is_refused(tmp_path):
     rng = np.random.default_rng(7)
     fc, fb = rng.normal(0, 1, (3, 4)).astype(np.float16), rng.normal(0, 1, 3).astype(np.float32)
-    _halved_network(tmp_path / "a.onnx", ("w__half", "b"), fc, fb)
-    _halved_network(tmp_path / "b.onnx", ("0.weight__half", "0.bias"), fc, fb, extra=fb)
+    _halved_network(tmp_path / "a.onnx", ("w", "b"), fc, fb)
+    _halved_network(tmp_path / "b.onnx", ("0.weight", "0.bias"), fc, fb, extra=fb)
     with pytest.raises(ValueError, match="name other weights, and no place pairs unused"):
         average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx")
     assert not (tmp_path / "m.onnx").exists()
+
+
+def test_an_int8_parent_gives_an_int8_average_of_what_both_read(tmp_path):
+    """A committed classifier is stored as int8 (narrow.py); its child is exported as float16:
+    the average is of the weights both networks read, stored as the parent is."""
+    from vision.learned.half import halve
+    from vision.learned.narrow import narrow
+
+    rng = np.random.default_rng(8)
+    wa = {"fc": rng.normal(0, 1, (3, 8)).astype(np.float32), "fb": np.zeros(3, np.float32)}
+    wb = {"fc": rng.normal(0, 1, (3, 8)).astype(np.float32), "fb": np.ones(3, np.float32)}
+    _network(tmp_path / "a.onnx", wa)
+    _network(tmp_path / "b.onnx", wb)
+    narrow(tmp_path / "a.onnx")
+    halve(tmp_path / "b.onnx")
+    parent, child = _read_wide(tmp_path / "a.onnx"), _read_wide(tmp_path / "b.onnx")
+    average(tmp_path / "a.onnx", tmp_path / "b.onnx", tmp_path / "m.onnx")
+    stored = onnx.load(str(tmp_path / "m.onnx")).graph
+    assert [n.op_type for n in stored.node] == ["DequantizeLinear", "Gemm", "Relu"]
+    got, mean = _read_wide(tmp_path / "m.onnx"), (parent["fc"] + child["fc"]) / 2
+    step = np.abs(mean).max(axis=1, keepdims=True) / 127
+    assert np.all(np.abs(got["fc"] - mean) <= step / 2 + 1e-7)  # (within half an int8 step)
+    np.testing.assert_allclose(got["fb"], 0.5)

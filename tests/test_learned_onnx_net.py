@@ -1,12 +1,15 @@
-"""Loading the networks: OpenCV 5's classic engine where there is one, else as OpenCV 4 does."""
+"""Loading the networks: widened to float32, on OpenCV 5's classic engine where there is one,
+else as OpenCV 4 does."""
 
 import types
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from vision.learned import detector, onnx_net, runtime
+from vision.learned.widen import widened
 
 pytestmark = pytest.mark.skipif(
     not (detector.ONNX_PATH.exists() and runtime.ONNX_PATH.exists()), reason="models missing"
@@ -17,13 +20,23 @@ def test_the_classic_engine_is_asked_for_when_opencv_has_one(monkeypatch):
     asked = {}
 
     def read(path, **kw):
-        asked.update(kw, path=path)
+        asked.update(kw, data=Path(path).read_bytes())
         return "net"
 
     fake = types.SimpleNamespace(ENGINE_CLASSIC=7, readNetFromONNX=read)
     monkeypatch.setattr(onnx_net.cv2, "dnn", fake)
     assert onnx_net.read_onnx(runtime.ONNX_PATH) == "net"
-    assert asked == {"engine": 7, "path": str(runtime.ONNX_PATH)}
+    assert asked.pop("engine") == 7
+    assert asked["data"] == widened(runtime.ONNX_PATH.read_bytes())
+
+
+def test_a_widened_network_is_read_from_a_file_on_the_classic_engine():
+    """OpenCV 5.0 reads a network from memory on its new engine, whatever it is asked for."""
+    if not hasattr(cv2.dnn, "ENGINE_CLASSIC"):
+        pytest.skip("one ONNX engine here (OpenCV 4; 5.1 has no ENGINE_CLASSIC)")
+    net = onnx_net.read_onnx(runtime.ONNX_PATH)
+    kinds = {net.getLayer(n).type for n in net.getLayerNames()}
+    assert "Convolution" in kinds and "Conv2" not in kinds  # (the new engine's name: Conv2)
 
 
 def test_opencv_without_engines_loads_as_opencv_4_does(monkeypatch):

@@ -376,7 +376,7 @@ def check_vision(models: Path | None = None, read: Any = None) -> Check:
     for path in paths:
         try:
             (read or read_onnx)(path)
-        except (cv2.error, ValueError) as err:  # (ValueError: a garbled file, unhalve.py)
+        except (cv2.error, ValueError) as err:  # (ValueError: a garbled file, widen.py)
             why = _opencv_reason(err)
             return Check(
                 "vision",

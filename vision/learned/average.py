@@ -28,14 +28,16 @@ import numpy as np
 
 def average(parent: Path, child: Path, out: Path, alpha: float = 0.5) -> int:
     """Write to `out` the parent with every floating weight (1 - alpha) * parent + alpha *
-    child, stored in the parent's type (float16 stays float16); the number of tensors averaged.
-    ValueError when the two are not the same network (other layers, names or shapes)."""
+    child, stored as the parent is (float16 or int8: half.py, narrow.py); the number of
+    tensors averaged. Both are averaged as the product reads them, widened to float32
+    (widen.py). ValueError when the two are not the same network (other layers, names or
+    shapes)."""
     import onnx
     from onnx import numpy_helper
 
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"alpha: expected a share between 0 and 1, got {alpha}")
-    a, b = onnx.load(str(parent)), onnx.load(str(child))
+    a, b = _widened(parent), _widened(child)
     _same_layers(a, b, parent, child)
     theirs = {t.name: numpy_helper.to_array(t) for t in b.graph.initializer}
     partner = _partners(a, b, parent, child)
@@ -56,7 +58,35 @@ def average(parent: Path, child: Path, out: Path, alpha: float = 0.5) -> int:
         averaged += 1
     out.parent.mkdir(parents=True, exist_ok=True)  # (a new soup's folder: DIR/NAME.onnx)
     onnx.save(a, str(out))
+    store = _storage(parent)
+    if store is not None:
+        store(out)
     return averaged
+
+
+def _widened(path: Path):
+    import onnx
+
+    from .widen import widened
+
+    return onnx.load_from_string(widened(path.read_bytes()))
+
+
+def _storage(path: Path):
+    """How the network at `path` is stored (narrow.py, half.py, or None: as float32), so that
+    an average takes no more room than its parent."""
+    import onnx
+    from onnx import TensorProto
+
+    from .half import halve
+    from .narrow import narrow
+
+    model = onnx.load(str(path))
+    if any(n.op_type == "DequantizeLinear" for n in model.graph.node):
+        return narrow
+    if any(t.data_type == TensorProto.FLOAT16 for t in model.graph.initializer):
+        return halve
+    return None
 
 
 def _same_layers(a, b, parent: Path, child: Path) -> None:
@@ -99,16 +129,11 @@ def _partners(a, b, parent: Path, child: Path) -> dict[str, str]:
 
 def _places(model) -> dict[str, tuple[int, int]]:
     """Each weight's place: the layer it enters (its index among the graph's nodes) and at
-    which input, looked through the Cast a halved weight goes through (half.py)."""
-    nodes = list(model.graph.node)
+    which input."""
     weights = {t.name for t in model.graph.initializer}
-    cast_of = {n.output[0]: n.input[0] for n in nodes if n.op_type == "Cast"}
     out = {}
-    for k, node in enumerate(nodes):
-        if node.op_type == "Cast":
-            continue
+    for k, node in enumerate(model.graph.node):
         for j, name in enumerate(node.input):
-            name = cast_of.get(name, name)
             if name in weights:
                 out[name] = (k, j)
     return out

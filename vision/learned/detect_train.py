@@ -165,12 +165,11 @@ def from_onnx(path) -> object:
 
     The export folds each batch norm into its convolution: the network comes back with biased
     convolutions and no batch norm, so a fine-tune starts from exactly what the product reads."""
-    import onnx
     import torch.nn as nn
 
-    from .network import exported_weights
+    from .network import exported_graph, exported_weights
 
-    graph = onnx.load(str(path)).graph
+    graph = exported_graph(path)
     weight = exported_weights(graph)
     convs = [n for n in graph.node if n.op_type == "Conv"]
     if len(convs) < 7:

@@ -3,6 +3,8 @@ ONNX export through OpenCV and never imports this module."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .classes import CLASSES
@@ -44,17 +46,25 @@ def build_model(full_res_layers: int = 2, width: float = 1.0):
     )
 
 
+def exported_graph(path):
+    """An exported network's graph as the product reads it: every stored weight widened to a
+    float32 one under the name its layer reads (widen.py), whichever way it is stored."""
+    import onnx
+
+    from .widen import widened
+
+    return onnx.load_from_string(widened(Path(path).read_bytes())).graph
+
+
 def exported_weights(graph):
-    """name -> float32 torch tensor of an exported network's weights, as its layers name them
-    (a weight stored as float16 is named by the Cast that widens it: half.py)."""
+    """name -> float32 torch tensor of an exported graph's weights (exported_graph)."""
     import torch
     from onnx import numpy_helper
 
     stored = {t.name: numpy_helper.to_array(t).astype(np.float32) for t in graph.initializer}
-    cast = {n.output[0]: n.input[0] for n in graph.node if n.op_type == "Cast"}
 
     def weight(name):
-        return torch.from_numpy(stored[cast.get(name, name)].copy())
+        return torch.from_numpy(stored[name].copy())
 
     return weight
 
@@ -64,9 +74,9 @@ def from_onnx(path) -> object:
 
     The export folds each batch norm into its convolution, so the network comes back with
     biased convolutions and no batch norm: a fine-tune starts from exactly what the product
-    reads (the weights may be stored as float16, half.py) and exports the same layers again.
+    reads (the weights may be stored as float16 or int8: half.py, narrow.py) and exports the
+    same layers again.
     """
-    import onnx
     import torch.nn as nn
 
     simple = {
@@ -75,7 +85,7 @@ def from_onnx(path) -> object:
         "GlobalAveragePool": lambda: nn.AdaptiveAvgPool2d(1),
         "Flatten": nn.Flatten,
     }
-    graph = onnx.load(str(path)).graph
+    graph = exported_graph(path)
     weight = exported_weights(graph)
     layers = []
     for node in graph.node:
@@ -91,6 +101,6 @@ def from_onnx(path) -> object:
             layers += [nn.Dropout(0.1), linear]
         elif node.op_type in simple:
             layers.append(simple[node.op_type]())
-        elif node.op_type != "Cast":
+        else:
             raise ValueError(f"{path}: expected build_model's layers, found {node.op_type}")
     return nn.Sequential(*layers)

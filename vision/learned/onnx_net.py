@@ -2,35 +2,36 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import cv2
-import numpy as np
 
-from .unhalve import unhalved
+from .widen import widened
 
 
 def read_onnx(path: Path) -> cv2.dnn.Net:
-    """The network at `path`, on OpenCV 5's classic engine where there is a choice.
+    """The network at `path`, its stored weights widened to float32 (widen.py), on OpenCV 5's
+    classic engine where there is a choice.
 
-    OpenCV 5 picks its new engine by default; on this machine the classic one runs the detector
-    at 384 x 288 in 6.6 ms instead of 8.2 and the classifier's batch of 20 crops in 7.9 ms instead
-    of 8.5, with the same outputs to 3e-5 (session 11, docs/vision-history.md). OpenCV 4.x, which
-    Raspberry Pi OS ships, has only the classic engine and no `engine` argument; OpenCV 5.1 has
-    no ENGINE_CLASSIC (its default, ENGINE_OPENCV, is taken). An OpenCV that cannot read the
-    halved networks' float16 weights (4.6, Raspberry Pi OS Bookworm's) is given them as float32.
+    Every OpenCV is given the same plain float32 network: 4.6, which Raspberry Pi OS Bookworm
+    ships, cannot read float16 weights, and OpenCV 5 would make a layer of each int8 weight's
+    DequantizeLinear. The widened network goes through a temporary file, since OpenCV 5.0
+    reads a network from memory on its new engine whatever engine it is asked for. OpenCV 5
+    picks its new engine by default; on this machine the classic one runs the detector at
+    384 x 288 in 6.6 ms instead of 8.2 and the classifier's batch of 20 crops in 7.9 ms instead
+    of 8.5, with the same outputs to 3e-5 (session 11, docs/vision-history.md). OpenCV 4.x has
+    only the classic engine and no `engine` argument; OpenCV 5.1 has no ENGINE_CLASSIC (its
+    default, ENGINE_OPENCV, is taken). ValueError when the file is not an ONNX model.
     """
-    try:
+    data = Path(path).read_bytes()
+    wide = widened(data)
+    if wide is data:
         return _read(str(path))
-    except cv2.error as refused:
-        data = Path(path).read_bytes()
-        wide = unhalved(data)
-        if wide == data:
-            raise
-        try:
-            return _read(np.frombuffer(wide, np.uint8))
-        except cv2.error:
-            raise refused from None
+    with tempfile.TemporaryDirectory(prefix="arbitre-net-") as folder:
+        plain = Path(folder) / Path(path).name
+        plain.write_bytes(wide)
+        return _read(str(plain))
 
 
 def _read(source) -> cv2.dnn.Net:
