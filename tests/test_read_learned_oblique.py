@@ -106,3 +106,37 @@ def test_pips_and_strike_fit_every_find_once_their_sure_dice_fit_gives_no_point(
     assert _few_sure(monkeypatch, kind, near) == (near, [2, 6])
     wrong = (639.5 - 0.45 * 1280, 479.5)
     assert _few_sure(monkeypatch, kind, wrong) == (None, [2, 6])
+
+
+@pytest.mark.parametrize(
+    "point, die_size, routed",
+    [((1100.0, 480.0), None, True), (None, None, False), ((1100.0, 480.0), 40.0, False)],
+    ids=["photo-from-a-point-below", "photo-from-above", "the-table-s-camera"],
+)
+def test_a_photo_read_from_a_point_below_takes_the_oblique_route(
+    monkeypatch, point, die_size, routed
+):
+    """Détrak's oblique photos are read by faces-oblique (rule 241) from the point the search
+    finds on: every later look too, and nothing else (the table's camera knows its dice)."""
+    from vision.learned import runtime
+
+    oblique = runtime._routes("oblique").get("detrak")
+    if not oblique:
+        pytest.skip("no oblique route for Détrak in classifiers.json")
+    asked = []
+    real = runtime.models_for
+
+    def models_for(kind):
+        asked.append(real(kind))
+        return asked[-1]
+
+    monkeypatch.setattr(runtime, "models_for", models_for)
+    found = [Found(300.0 + 150 * k, 400.0, 40.0, 0.9, 0.05) for k in range(4)]
+    monkeypatch.setattr(read_learned, "find_dice", lambda *a, **kw: list(found))
+    monkeypatch.setattr(read_learned, "_oblique_view", lambda *a: point)
+    frame = np.random.default_rng(4).integers(60, 200, SHAPE, np.uint8)
+    read_learned.learned_dice(frame, "detrak", die_size)
+    default = runtime._routes().get("detrak")
+    assert asked[0] == default  # (the first reading, before the point below is known)
+    assert (tuple(oblique) in asked) == routed
+    assert real("detrak") == default  # (and the next frame starts afresh)

@@ -26,7 +26,7 @@ from vision.find_report import (
     worth_a_look,
 )
 from vision.later_looks import closer_look, doubted_faces, look_around, look_outward, mirrored_look
-from vision.learned import available, axis, crop_die, detector, probabilities
+from vision.learned import available, axis, crop_die, detector, probabilities, runtime
 from vision.learned.classes import COCKED, NONE, kind_classes
 from vision.learned.crops import to_input
 from vision.learned.detector import Found, find_dice
@@ -128,11 +128,19 @@ def _learned_dice(
     known = table_below if die_size else None
     blob = to_input([crop_die(frame, f.x, f.y, f.size, known) for f in found])
     p = blob_probabilities(blob, kind)
-    names = kind_classes(kind)
     below = known if die_size else _oblique_view(frame, found, p, kind)
-    if below is not None and below is not known:
+    if below is None or below is known:
+        return _looked(frame, kind, die_size, found, p, blob, below)
+    with runtime.oblique_photo():  # (Détrak's oblique photos have a second opinion of their own)
         blob = to_input([crop_die(frame, f.x, f.y, f.size, below) for f in found])
         p = blob_probabilities(blob, kind)
+        return _looked(frame, kind, die_size, found, p, blob, below)
+
+
+def _looked(frame, kind, die_size, found, p, blob, below) -> list[Die]:
+    """The dice once the first reading is made from the point below: the later looks at the
+    finds in doubt, then the report."""
+    names = kind_classes(kind)
     p = mirrored_look(frame, found, p, kind, below, blob)
     found, p = look_around(frame, found, p, kind, below)
     found, p = closer_look(frame, found, p, kind, below)

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,11 +28,13 @@ MODELS = Path(__file__).parent / "models"
 DEFAULT = "faces"  # the network that reads every kind no route names another for
 ROUTES = "classifiers.json"  # {"kinds": {kind: stem or [stems]}}: which networks read a kind
 # ... and {"screens": {kind: stem}}: a narrow network read first, whose sure crops skip the route
+# ... and {"oblique": {kind: [stems]}}: the route within oblique_photo(), where one is named
 ONNX_PATH = MODELS / f"{DEFAULT}.onnx"
 META_PATH = MODELS / f"{DEFAULT}.json"
 SURE_ALONE = 0.98  # a crop the first network reads this sure is not shown to the others
 SCREEN_SURE = 0.99  # a crop the kind's screen reads this sure is not shown to its route
 _lock = threading.Lock()  # a cv2.dnn.Net is not safe to run from two threads at once
+_oblique = ContextVar("oblique", default=False)  # (per thread and task: see oblique_photo)
 
 
 def models_for(kind: str) -> tuple[str, ...]:
@@ -39,9 +44,28 @@ def models_for(kind: str) -> tuple[str, ...]:
     read every kind alike: the one taught Blender renders as well (m18, session 16) read pips
     and Strike dice better and Détrak symbols worse. A route lets each kind take the network
     that reads it best, without a training that has to win at all three at once; a route to
-    several networks reads the kind with all of them (`probabilities`)."""
+    several networks reads the kind with all of them (`probabilities`). Within
+    `oblique_photo()`, a kind with an oblique route takes it."""
     check_kind(kind)
+    if _oblique.get() and kind in _routes("oblique"):
+        return _routes("oblique")[kind]
     return _routes().get(kind, (DEFAULT,))
+
+
+@contextmanager
+def oblique_photo() -> Iterator[None]:
+    """Within it, the frame being read is an oblique photo (the reader found the point below
+    the camera off the frame's centre), and each kind is read by its oblique route if it has
+    one. Détrak's asks faces-oblique, taught Blender's oblique renders, of the crops its first
+    network doubts, where every other frame asks m14: on oblique photos it reads renders and
+    cocked dice better, but as a second opinion on every frame it cost the table's reads 23
+    errors in 150 scenes (docs/vision-history.md, "Session 77"). The table's camera, which
+    knows its dice's size, never takes the oblique route."""
+    token = _oblique.set(True)
+    try:
+        yield
+    finally:
+        _oblique.reset(token)
 
 
 def onnx_paths(kind: str) -> list[Path]:
@@ -51,7 +75,8 @@ def onnx_paths(kind: str) -> list[Path]:
 
 def _all_stems(kind: str) -> tuple[str, ...]:
     screen = screen_for(kind)
-    return models_for(kind) + ((screen,) if screen else ())
+    oblique = [s for s in _routes("oblique").get(kind, ()) if s not in models_for(kind)]
+    return models_for(kind) + tuple(oblique) + ((screen,) if screen else ())
 
 
 def screen_for(kind: str) -> str | None:
@@ -79,13 +104,14 @@ def _screens() -> dict[str, str]:
     return dict(screens)
 
 
-@lru_cache(maxsize=1)
-def _routes() -> dict[str, tuple[str, ...]]:
+@lru_cache(maxsize=2)
+def _routes(section: str = "kinds") -> dict[str, tuple[str, ...]]:
+    """The routes of classifiers.json's `section`: "kinds" (every frame's) or "oblique"."""
     path = MODELS / ROUTES
     if not path.exists():
         return {}
-    routes = json.loads(path.read_text()).get("kinds")
-    expected = f'{path}: expected {{"kinds": {{kind: model file stem, or a list of them}}}}'
+    routes = json.loads(path.read_text()).get(section, {} if section == "oblique" else None)
+    expected = f'{path}: expected {{"{section}": {{kind: model file stem, or a list of them}}}}'
     if not isinstance(routes, dict):
         raise ValueError(f"{expected}, got {routes!r}")
     out = {}
