@@ -59,3 +59,19 @@ def test_both_engines_give_the_classifier_the_same_answers():
         net.setInput(blob)
         outs.append(np.asarray(net.forward()))
     np.testing.assert_allclose(outs[0], outs[1], atol=1e-4)
+
+
+def test_without_a_writable_temporary_folder_the_network_is_read_from_memory(monkeypatch):
+    """A Pi whose /tmp is full or read-only still reads its networks, if on another engine."""
+
+    def no_folder(*a, **kw):
+        raise OSError(28, "No space left on device")
+
+    blob = np.random.default_rng(4).standard_normal((2, 4, 32, 32)).astype(np.float32)
+    outs = []
+    for folder in (onnx_net.tempfile.TemporaryDirectory, no_folder):
+        monkeypatch.setattr(onnx_net.tempfile, "TemporaryDirectory", folder)
+        net = onnx_net.read_onnx(runtime.ONNX_PATH)
+        net.setInput(blob)
+        outs.append(np.asarray(net.forward()))
+    np.testing.assert_allclose(outs[0], outs[1], atol=1e-4)  # (the engines: to 3e-5)

@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from .widen import widened
 
@@ -28,10 +29,13 @@ def read_onnx(path: Path) -> cv2.dnn.Net:
     wide = widened(data)
     if wide is data:
         return _read(str(path))
-    with tempfile.TemporaryDirectory(prefix="arbitre-net-") as folder:
-        plain = Path(folder) / Path(path).name
-        plain.write_bytes(wide)
-        return _read(str(plain))
+    try:
+        with tempfile.TemporaryDirectory(prefix="arbitre-net-") as folder:
+            plain = Path(folder) / Path(path).name
+            plain.write_bytes(wide)
+            return _read(str(plain))
+    except OSError:  # (no room or no writable temporary folder: from memory, on any engine)
+        return _read(np.frombuffer(wide, np.uint8))
 
 
 def _read(source) -> cv2.dnn.Net:
