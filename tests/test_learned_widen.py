@@ -85,6 +85,14 @@ def test_dequantize_means_what_onnx_says_with_zero_points_axes_and_int32_data(ax
     np.testing.assert_allclose(_weights(wide)["w"], expected, rtol=1e-6)
 
 
+def test_scales_that_do_not_fit_the_axis_say_what_was_expected():
+    steps = numpy_helper.from_array(np.ones((3, 4), np.int8), "q")
+    scale = numpy_helper.from_array(np.ones(5, np.float32), "s")
+    node = helper.make_node("DequantizeLinear", ["q", "s"], ["w"], axis=0)
+    with pytest.raises(ValueError, match=r"expected a scale per slice along axis 0 of \[3, 4\]"):
+        widened(_graph_with(node, steps, scale).SerializeToString())
+
+
 def test_float16_kept_in_int32_data_is_read_too():
     values = np.array([[0.5, -1.25], [3.0, 65504.0]], np.float16)
     tensor = helper.make_tensor("h", TensorProto.FLOAT16, values.shape, values.ravel())

@@ -88,7 +88,8 @@ def _foldable(node: _Node, stored: dict[str, int]) -> bool:
     if node.op == "Cast" and node.ints.get("to") != FLOAT:
         return False
     inputs = [x for x in node.inputs if x]  # (an optional input left out is named "")
-    return node.op in ("Cast", "DequantizeLinear") and all(x in stored for x in inputs)
+    least = {"Cast": 1, "DequantizeLinear": 2}.get(node.op)  # (steps, then their scale)
+    return least is not None and len(inputs) >= least and all(x in stored for x in inputs)
 
 
 def _folded(node: _Node, tensors: dict[str, bytes]) -> bytes:
