@@ -130,22 +130,6 @@ def test_bad_input_says_what_was_expected():
         class_index("seven")
 
 
-@pytest.fixture
-def models_dir(tmp_path, monkeypatch):
-    """A models directory of our own, the committed default network linked into it."""
-    from vision.learned import runtime
-
-    for name in ("faces.onnx", "faces.json"):
-        (tmp_path / name).symlink_to(runtime.MODELS / name)
-    monkeypatch.setattr(runtime, "MODELS", tmp_path)
-    caches = (runtime._routes, runtime._screens, runtime._meta, runtime._net)
-    for c in caches:
-        c.cache_clear()
-    yield tmp_path
-    for c in caches:
-        c.cache_clear()
-
-
 def _softer_copy(models_dir, stem: str) -> None:
     """`stem`: the default network again, reading pips three times less sharply."""
     meta = json.loads((models_dir / "faces.json").read_text())
@@ -206,36 +190,6 @@ def test_a_route_to_two_networks_reads_doubtful_crops_with_the_mean_of_both(
     monkeypatch.setattr(runtime, "SURE_ALONE", sharp.max() - 1e-3)  # the first is sure enough
     np.testing.assert_allclose(probabilities([crop], "pips")[0], sharp, atol=1e-6)
     assert abs(soft.max() - sharp.max()) > 0.05  # (so the two cases differ)
-
-
-def test_an_oblique_photo_takes_its_kind_s_oblique_route_where_it_has_one(models_dir):
-    """classifiers.json's "oblique" routes are taken within oblique_photo() only, by the kinds
-    they name; a kind whose oblique network is missing is not available (no half route)."""
-    from vision.learned import runtime
-
-    _softer_copy(models_dir, "soft")
-    routes = {"kinds": {"pips": ["faces"]}, "oblique": {"pips": ["soft", "faces"]}}
-    (models_dir / "classifiers.json").write_text(json.dumps(routes))
-    runtime._routes.cache_clear()
-    assert runtime.models_for("pips") == ("faces",)
-    with runtime.oblique_photo():
-        assert runtime.models_for("pips") == ("soft", "faces")
-        assert runtime.models_for("strike") == ("faces",)
-    assert runtime.models_for("pips") == ("faces",)
-    assert runtime.onnx_paths("pips") == [models_dir / "faces.onnx", models_dir / "soft.onnx"]
-    assert available("pips")
-    (models_dir / "soft.onnx").unlink()
-    assert not available("pips") and available("strike")
-
-
-def test_a_garbled_oblique_route_says_what_was_expected(models_dir):
-    from vision.learned import runtime
-
-    routes = {"kinds": {"pips": "faces"}, "oblique": ["faces"]}
-    (models_dir / "classifiers.json").write_text(json.dumps(routes))
-    runtime._routes.cache_clear()
-    with pytest.raises(ValueError, match='expected {"oblique": {kind: model file stem'):
-        available("pips")  # (checked with the kind's other networks, before any frame)
 
 
 def test_a_caller_that_needs_some_rows_has_only_those_read_by_every_network():
