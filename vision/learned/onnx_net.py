@@ -16,14 +16,15 @@ def read_onnx(path: Path) -> cv2.dnn.Net:
     classic engine where there is a choice.
 
     Every OpenCV is given the same plain float32 network: 4.6, which Raspberry Pi OS Bookworm
-    ships, cannot read float16 weights, and OpenCV 5 would make a layer of each int8 weight's
-    DequantizeLinear. The widened network goes through a temporary file, since OpenCV 5.0
-    reads a network from memory on its new engine whatever engine it is asked for. OpenCV 5
-    picks its new engine by default; on this machine the classic one runs the detector at
-    384 x 288 in 6.6 ms instead of 8.2 and the classifier's batch of 20 crops in 7.9 ms instead
-    of 8.5, with the same outputs to 3e-5 (session 11, docs/vision-history.md). OpenCV 4.x has
-    only the classic engine and no `engine` argument; OpenCV 5.1 has no ENGINE_CLASSIC (its
-    default, ENGINE_OPENCV, is taken). ValueError when the file is not an ONNX model.
+    ships, reads neither float16 weights nor the int8 weights' DequantizeLinear (without a zero
+    point), which OpenCV 5 folds itself. The widened network goes through a temporary file,
+    since OpenCV 5.0 reads a network from memory on its new engine whatever engine it is asked
+    for. OpenCV 5 picks its new engine by default; on this machine the classic one runs the
+    detector at 384 x 288 in 6.6 ms instead of 8.2 and the classifier's batch of 20 crops in
+    7.9 ms instead of 8.5, with the same outputs to 3e-5 (session 11, docs/vision-history.md).
+    OpenCV 4.x has only the classic engine and no `engine` argument; OpenCV 5.1 has no
+    ENGINE_CLASSIC (its default, ENGINE_OPENCV, is taken). ValueError when the file is not an
+    ONNX model.
     """
     data = Path(path).read_bytes()
     wide = widened(data)

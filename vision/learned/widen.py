@@ -2,10 +2,10 @@
 
 The repository keeps the networks small: weights as float16 widened by a Cast node (half.py),
 the classifiers' as int8 with a scale per output channel, widened by a DequantizeLinear node
-(narrow.py). Both are valid ONNX, but OpenCV 4.6 (Raspberry Pi OS Bookworm's `python3-opencv`)
-refuses a float16 initializer ("Unsupported data type: FLOAT16"), and OpenCV 5 reads a
-DequantizeLinear of a constant as a layer to run on every frame. So every network is folded
-before OpenCV sees it: each Cast or DequantizeLinear whose inputs are all stored weights becomes
+(narrow.py). Both are valid ONNX, and OpenCV 5 reads both, but OpenCV 4.6 (Raspberry Pi OS
+Bookworm's `python3-opencv`) refuses a float16 initializer ("Unsupported data type: FLOAT16")
+and a DequantizeLinear without its zero point (an assertion of three inputs). So every network
+is folded before any OpenCV sees it, one path for all: each Cast or DequantizeLinear whose inputs are all stored weights becomes
 the float32 weight it computes, under the name the network reads; nothing else changes, and
 OpenCV 4.6 and 5 give the same outputs to 1e-5.
 
