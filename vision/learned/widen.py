@@ -5,9 +5,9 @@ the classifiers' as int8 with a scale per output channel, widened by a Dequantiz
 (narrow.py). Both are valid ONNX, and OpenCV 5 reads both, but OpenCV 4.6 (Raspberry Pi OS
 Bookworm's `python3-opencv`) refuses a float16 initializer ("Unsupported data type: FLOAT16")
 and a DequantizeLinear without its zero point (an assertion of three inputs). So every network
-is folded before any OpenCV sees it, one path for all: each Cast or DequantizeLinear whose inputs are all stored weights becomes
-the float32 weight it computes, under the name the network reads; nothing else changes, and
-OpenCV 4.6 and 5 give the same outputs to 1e-5.
+is folded before any OpenCV sees it, one path for all: each Cast or DequantizeLinear whose
+inputs are all stored weights becomes the float32 weight it computes, under the name the network
+reads; nothing else changes, and OpenCV 4.6 and 5 give the same outputs to 4e-5.
 
 The `onnx` package is not in the product (it would bring pip's numpy beside apt's), so the
 rewrite walks the protobuf wire format itself: only ModelProto.graph, the graph's nodes and
