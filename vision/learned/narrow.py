@@ -18,7 +18,6 @@ from pathlib import Path
 import numpy as np
 
 from . import half
-from .half import halved, restore
 
 LEVELS = 127  # steps each side of zero: int8 without -128, so that zero is exact and symmetric
 SUFFIX, SCALE = "__q8", "__scale"  # the int8 tensor's and its scales' names
@@ -27,7 +26,7 @@ SUFFIX, SCALE = "__q8", "__scale"  # the int8 tensor's and its scales' names
 def narrow(path: Path) -> tuple[int, int]:
     """Rewrite the ONNX file at `path` with its weight matrices as int8 and its other float
     weights as float16; bytes before, after."""
-    return restore(path, narrowed)
+    return half.restore(path, narrowed)
 
 
 def narrowed(name: str, values: np.ndarray) -> tuple[list, list]:
@@ -36,7 +35,7 @@ def narrowed(name: str, values: np.ndarray) -> tuple[list, list]:
     from onnx import helper, numpy_helper
 
     if values.ndim < 2:
-        return halved(name, values)
+        return half.halved(name, values)
     steps, scale = quantized(values)
     tensors = [
         numpy_helper.from_array(steps, name + SUFFIX),
