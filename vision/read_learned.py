@@ -17,6 +17,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from vision.faint import asked_when_faint
 from vision.find_report import (
     asked_when_small,
     face_columns,
@@ -157,7 +158,7 @@ def _looked(frame, kind, die_size, found, p, blob, below) -> list[Die]:
         out.append(replace(die, confidence=min(die.confidence, ASKED)) if i in moved else die)
         odds.append(row[cocked])
         best.append(names[faces[int(row[faces].argmax())]])
-    dice = one_per_die(ask_off_law(frame, out, odds, kind, best))
+    dice = asked_when_faint(frame, one_per_die(ask_off_law(frame, out, odds, kind, best)))
     return dice if die_size else asked_when_small(dice)
 
 
