@@ -178,6 +178,8 @@ def test_the_calibration_run_will_read_is_checked(tmp_path, capsys):
     assert check().status == "info" and "arbitre calibrate" in check().fr
     cal.write_text('{"version": 1, "frame_size": [1280, 960], "arena": null, "die_size": 31.0}')
     assert check().status == "ok" and check().en == "1280x960, dice 31 px"
+    cal.write_text('{"version": 1, "frame_size": [1280, 960], "arena": null, "die_size": 21.0}')
+    assert check().status == "info" and "marques pâles" in check().fr
     cal.write_text('{"version": 1, "frame_size": [1280, 960], "arena": null, "die_size": 14.6}')
     assert check().status == "info" and "rapprochez la caméra" in check().fr
     cal.write_text("{not json")

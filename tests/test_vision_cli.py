@@ -125,6 +125,19 @@ def test_calibrate_says_nothing_more_of_dice_big_enough(tmp_path):
     assert code == 0 and err == "" and "warning" not in json.loads(out)
 
 
+def test_calibrate_tells_of_pale_marks_on_dice_just_big_enough():
+    """From 18 px to FAINT_PX the dice are read, but faces with pale marks are asked (rule
+    247): the maker hears it with the fix; from 25 px, nothing."""
+    from kiosk.commands.calibrate import small_dice
+    from vision.faint import FAINT_PX
+
+    fr, en = small_dice(FAINT_PX - 2)
+    assert "marques pâles" in fr and "rapprochez la caméra" in fr
+    assert "pale marks" in en and "bring the camera closer" in en
+    assert "moins que les" in small_dice(15.0)[0]
+    assert small_dice(FAINT_PX + 1) is None and small_dice(None) is None
+
+
 def test_calibrate_refuses_a_frame_with_nothing_in_it(tmp_path):
     frame = tmp_path / "plain.png"
     cv2.imwrite(str(frame), table(seed=4))

@@ -66,11 +66,22 @@ def small_dice(die_size: float | None) -> tuple[str, str] | None:
     size the reader is sure of (issue 5's least die, 18 px; such faces read at 0.9 were right
     97.7-98.5 % of the time in photos, not 99 %: rule 183, session 63): the table still runs,
     but it will misread more, and the fix is the camera, not the players. `arbitre doctor`
-    says it too."""
+    says it too. Dice up to FAINT_PX (24 px) are read, but a face whose marks barely stand out
+    is asked (rule 247, session 78): said too, since the fix is the same."""
+    from vision.faint import FAINT_PX
     from vision.learned.detector import SMALLEST
 
-    if die_size is None or die_size >= SMALLEST:
+    if die_size is None or die_size > FAINT_PX:
         return None
+    if die_size >= SMALLEST:
+        return (
+            f"les dés font {die_size:.0f} px dans l'image : leurs faces aux marques pâles (jaune "
+            f"sur ivoire, blanc sur jaune) seront demandées aux joueurs, et lues sûrement au-delà "
+            f"de {FAINT_PX:.0f} px : rapprochez la caméra si vos dés sont ainsi",
+            f"the dice are {die_size:.0f} px in the frame: faces with pale marks (yellow on "
+            f"ivory, white on yellow) will be asked of the players, and are read surely above "
+            f"{FAINT_PX:.0f} px: bring the camera closer if your dice are like that",
+        )
     return (
         f"les dés font {die_size:.0f} px dans l'image, moins que les {SMALLEST:.0f} px qu'il faut "
         "pour les lire sûrement : rapprochez la caméra ou prenez une image plus grande",
