@@ -1,6 +1,6 @@
-"""Rule 246: the face of a small die whose marks barely stand out is asked (vision/faint.py).
+"""Rule 247: the face of a small die whose marks barely stand out is asked (vision/faint.py).
 
-Such faces read at 0.9 or more were right 93.7 % of the time on the read seeds, where the table
+Such faces read at 0.9 or more were right 93 % of the time on the read seeds, where the table
 trusts 0.9 to mean 99 %; the classifier sees every crop with its colours normalised, so only the
 frame can tell a faint mark from a clear one.
 """

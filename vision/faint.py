@@ -17,12 +17,11 @@ The classifier cannot say it: each crop's colours are normalised before it sees 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from vision.find_report import SMALL_SURE
+from vision.find_report import SMALL_SURE, asked_where
 from vision.readings import Die
 
 FAINT_PX = 24.0  # a die this small or smaller is looked at for faint marks...
@@ -39,10 +38,7 @@ MIN_PIXELS = 12  # fewer pixels of the die in the frame say nothing
 def asked_when_faint(frame: np.ndarray, dice: list[Die]) -> list[Die]:
     """The dice, a face of a die of FAINT_PX or less whose marks are faint given SMALL_SURE at
     most: the table asks for it."""
-    return [
-        replace(d, confidence=min(d.confidence, SMALL_SURE)) if _faint(frame, d) else d
-        for d in dice
-    ]
+    return asked_where(dice, lambda d: _faint(frame, d))
 
 
 def _faint(frame: np.ndarray, d: Die) -> bool:

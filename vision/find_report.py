@@ -145,11 +145,14 @@ def asked_when_small(dice: list[Die]) -> list[Die]:
     the table trusts 0.9 for: their strokes and pips are a pixel or two (rule 183, session 63:
     2-4 % of the sure faces asked). Only photos read with no die size known take it; a
     calibrated table's camera is set to show bigger dice (`arbitre calibrate` warns)."""
+    return asked_where(dice, lambda d: d.face is not None and d.size < SMALL_PX)
+
+
+def asked_where(dice: list[Die], doubtful) -> list[Die]:
+    """The dice, each one `doubtful` says is so given SMALL_SURE at most (one cap for every
+    reason a face is asked: under 0.9, the table asks)."""
     return [
-        replace(d, confidence=min(d.confidence, SMALL_SURE))
-        if d.face is not None and d.size < SMALL_PX
-        else d
-        for d in dice
+        replace(d, confidence=min(d.confidence, SMALL_SURE)) if doubtful(d) else d for d in dice
     ]
 
 
